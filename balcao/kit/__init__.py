@@ -1,0 +1,1 @@
+"""The runtime kit: what every Balcão service process needs, written once."""
