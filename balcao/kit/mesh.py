@@ -41,8 +41,12 @@ SERVICES: dict[str, ServiceSpec] = {
     )
 }
 
-# Callers that can hold a mesh identity: the services themselves.
-CALLERS: frozenset[str] = frozenset(SERVICES)
+# A person at a terminal (`balcao chat`, grpcurl with `balcao token admin`): the owner's and
+# operator's tools, never a service's data-plane RPCs unless a policy names it.
+ADMIN = "admin"
+
+# Callers that can hold a mesh identity: the services themselves and the admin.
+CALLERS: frozenset[str] = frozenset(SERVICES) | {ADMIN}
 
 
 def addr_env(peer: str) -> str:

@@ -1,0 +1,1 @@
+"""Generated from protos/ by `make protos`; do not edit."""

@@ -1,0 +1,1 @@
+"""Developer tools: code generation and checks that run from the repository, not in production."""

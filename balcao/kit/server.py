@@ -1,0 +1,204 @@
+"""The gRPC server every service runs: health, reflection, identity, tracing, graceful stop.
+
+`create_server` builds a `grpc.aio.Server` from a `ServiceDefinition` (kept apart so tests can
+bind port 0 in-process); `run` is the whole life of a service process: settings →
+telemetry → database → server → SERVING, and on SIGTERM/SIGINT NOT_SERVING →
+`server.stop(grace)` → engine dispose → telemetry flush.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from balcao.kit import db
+from balcao.kit.identity import AccessPolicy, IdentityServerInterceptor
+from balcao.kit.logs import configure_logging
+from balcao.kit.mesh import SERVICES
+from balcao.kit.settings import DatabaseSettings, ServiceSettings
+from balcao.kit.telemetry import configure_telemetry, server_interceptors
+
+log = logging.getLogger(__name__)
+
+# Liveness: SERVING while the process is up, whatever the database does.
+LIVENESS = "liveness"
+
+
+@dataclass
+class Registration:
+    """One gRPC service a process serves: its servicer, how to add it, and who may call it."""
+
+    servicer: Any
+    add_to_server: Callable[[Any, grpc.aio.Server], None]
+    policy: AccessPolicy
+
+    @property
+    def full_name(self) -> str:
+        return self.policy.service.full_name
+
+
+@dataclass
+class ServiceDefinition:
+    """What a service process is made of, handed to the kit by the service's `server` module."""
+
+    registrations: Sequence[Registration]
+    # Extra work once the database is up (background workers, caches); returns a stopper.
+    on_ready: Callable[[], Awaitable[Callable[[], Awaitable[None]] | None]] | None = None
+    extra_interceptors: Sequence[grpc.aio.ServerInterceptor] = field(default_factory=tuple)
+
+
+@dataclass
+class RunningServer:
+    server: grpc.aio.Server
+    health: health.aio.HealthServicer
+    port: int
+    service_names: list[str]
+
+    async def set_serving(self, serving: bool) -> None:
+        status = (
+            health_pb2.HealthCheckResponse.SERVING
+            if serving
+            else health_pb2.HealthCheckResponse.NOT_SERVING
+        )
+        for name in ["", *self.service_names]:
+            await self.health.set(name, status)
+
+
+async def create_server(
+    definition: ServiceDefinition, *, secret: bytes, host: str, port: int
+) -> RunningServer:
+    """Build and start a server that reports NOT_SERVING until told otherwise."""
+    interceptors: list[grpc.aio.ServerInterceptor] = [
+        *server_interceptors(),
+        IdentityServerInterceptor(secret, [r.policy for r in definition.registrations]),
+        *definition.extra_interceptors,
+    ]
+    server = grpc.aio.server(interceptors=interceptors)
+    names = []
+    for registration in definition.registrations:
+        registration.add_to_server(registration.servicer, server)
+        names.append(registration.full_name)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        [*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME],
+        server,
+    )
+    bound = server.add_insecure_port(f"{host}:{port}")
+    if bound == 0:
+        raise OSError(f"could not listen on {host}:{port}")
+    await server.start()
+    running = RunningServer(server, health_servicer, bound, names)
+    await running.set_serving(False)
+    await health_servicer.set(LIVENESS, health_pb2.HealthCheckResponse.SERVING)
+    return running
+
+
+async def open_database(settings: DatabaseSettings, service: str) -> AsyncEngine:
+    """Resolve the URL (embedded when unset), migrate when asked, and wait for an answer."""
+    configured = settings.database_url.get_secret_value() if settings.database_url else None
+    url, _started = await asyncio.to_thread(db.resolve_database_url, configured, settings.data_dir)
+    schema = SERVICES[service].schema
+    if settings.migrate_on_start and schema:
+        await db.migrate(url, service, schema)
+    engine = db.create_engine(url, pool_size=settings.database_pool_size)
+    await db.wait_until_ready(engine)
+    return engine
+
+
+class Database:
+    """The service's engine, present once the database answered (health turns SERVING then)."""
+
+    def __init__(self) -> None:
+        self._engine: AsyncEngine | None = None
+
+    @property
+    def engine(self) -> AsyncEngine:
+        if self._engine is None:
+            raise RuntimeError("the database is not ready yet")
+        return self._engine
+
+    def attach(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+
+    async def dispose(self) -> None:
+        if self._engine is not None:
+            await self._engine.dispose()
+            self._engine = None
+
+
+Builder = Callable[[Any, Database], ServiceDefinition]
+
+
+async def run(
+    service: str,
+    settings: ServiceSettings,
+    build: Builder,
+    *,
+    ready: Callable[[int], None] | None = None,
+) -> None:
+    """The life of one service process, from settings already loaded to a clean exit."""
+    configure_logging(service, settings.log_level)
+    flush_telemetry = configure_telemetry(service)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+
+    database = Database()
+    running: RunningServer | None = None
+    stop_worker: Callable[[], Awaitable[None]] | None = None
+    try:
+        definition = build(settings, database)
+        # Listen first, NOT_SERVING, so probes see the process while the database comes up.
+        running = await create_server(
+            definition,
+            secret=settings.mesh_secret.get_secret_value().encode(),
+            host=settings.bind_host,
+            port=settings.grpc_port,
+        )
+        log.info("listening", extra={"port": running.port, "services": running.service_names})
+        if isinstance(settings, DatabaseSettings):
+            engine = await _until_stopped(open_database(settings, service), stop)
+            if engine is None:
+                return
+            database.attach(engine)
+        if definition.on_ready is not None:
+            stop_worker = await definition.on_ready()
+        await running.set_serving(True)
+        log.info("serving", extra={"port": running.port})
+        if ready is not None:
+            ready(running.port)
+        await stop.wait()
+        log.info("stopping", extra={"grace_seconds": settings.stop_grace_seconds})
+    finally:
+        if running is not None:
+            await running.health.enter_graceful_shutdown()
+        if stop_worker is not None:
+            await stop_worker()
+        if running is not None:
+            await running.server.stop(settings.stop_grace_seconds)
+        await database.dispose()
+        flush_telemetry()
+        log.info("stopped")
+
+
+async def _until_stopped(work: Awaitable[Any], stop: asyncio.Event) -> Any:
+    """Await `work` unless a stop signal comes first (then cancel it and return None)."""
+    task = asyncio.ensure_future(work)
+    waiter = asyncio.ensure_future(stop.wait())
+    done, _ = await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    if task in done:
+        waiter.cancel()
+        return task.result()
+    task.cancel()
+    return None

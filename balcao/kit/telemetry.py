@@ -1,0 +1,80 @@
+"""OpenTelemetry tracing: one trace crosses the mesh.
+
+The exporter is chosen by the standard variables: `OTEL_TRACES_EXPORTER` = `none` (the
+default), `console`, or `otlp` (then `OTEL_EXPORTER_OTLP_ENDPOINT` and friends, read by the
+exporter itself). `OTEL_SERVICE_NAME` overrides the service name.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import grpc
+from opentelemetry import trace
+from opentelemetry.instrumentation.grpc import aio_client_interceptors, aio_server_interceptor
+from opentelemetry.instrumentation.grpc.filters import any_of, negate, service_name
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import (
+    BatchSpanProcessor,
+    ConsoleSpanExporter,
+    SimpleSpanProcessor,
+    SpanExporter,
+)
+
+
+class TelemetryError(Exception):
+    pass
+
+
+def _exporter(kind: str) -> SpanExporter | None:
+    if kind in ("", "none"):
+        return None
+    if kind == "console":
+        return ConsoleSpanExporter()
+    if kind == "otlp":
+        protocol = os.environ.get("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") or os.environ.get(
+            "OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"
+        )
+        if protocol == "grpc":
+            from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+
+            return OTLPSpanExporter()
+        raise TelemetryError(f"invalid setting OTEL_EXPORTER_OTLP_PROTOCOL: {protocol!r} (use grpc)")
+    raise TelemetryError(f"invalid setting OTEL_TRACES_EXPORTER: {kind!r} (use none, console or otlp)")
+
+
+def configure_telemetry(service: str) -> Callable[[], None]:
+    """Install the tracer provider; returns the flush-and-shutdown function."""
+    name = os.environ.get("OTEL_SERVICE_NAME") or f"balcao-{service}"
+    provider = TracerProvider(resource=Resource.create({"service.name": name}))
+    exporter = _exporter(os.environ.get("OTEL_TRACES_EXPORTER", "none").strip().lower())
+    if exporter is not None:
+        processor = (
+            SimpleSpanProcessor(exporter)
+            if isinstance(exporter, ConsoleSpanExporter)
+            else BatchSpanProcessor(exporter)
+        )
+        provider.add_span_processor(processor)
+    trace.set_tracer_provider(provider)
+
+    def shutdown() -> None:
+        provider.force_flush()
+        provider.shutdown()
+
+    return shutdown
+
+
+# Not traced: probes and reflection are noise, and the instrumentation only understands
+# streaming handlers written as async generators (the health servicer's Watch is not one).
+UNTRACED_SERVICES = ("grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection")
+
+
+def server_interceptors() -> list[grpc.aio.ServerInterceptor]:
+    untraced = any_of(*(service_name(name) for name in UNTRACED_SERVICES))
+    return [aio_server_interceptor(filter_=negate(untraced))]
+
+
+def client_interceptors() -> list[grpc.aio.ClientInterceptor]:
+    return list(aio_client_interceptors())

@@ -1,0 +1,1 @@
+"""The agenda service. Start it with `balcao serve agenda`."""

@@ -1,0 +1,1 @@
+"""The conversador service. Start it with `balcao serve conversador`."""

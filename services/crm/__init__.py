@@ -1,0 +1,1 @@
+"""The crm service. Start it with `balcao serve crm`."""

@@ -1,0 +1,1 @@
+"""The gateway service. Start it with `balcao serve gateway`."""

@@ -1,0 +1,1 @@
+"""The operador service. Start it with `balcao serve operador`."""

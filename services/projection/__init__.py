@@ -1,0 +1,1 @@
+"""The projection service. Start it with `balcao serve projection`."""

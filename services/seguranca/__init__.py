@@ -1,0 +1,1 @@
+"""The seguranca service. Start it with `balcao serve seguranca`."""

@@ -1,0 +1,1 @@
+"""Helpers the tests share: starting the real mesh, free ports, signed channels."""
