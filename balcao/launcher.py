@@ -26,6 +26,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from balcao.kit import db
+from balcao.kit.embedded_pg import EmbeddedPostgresError
 from balcao.kit.mesh import SERVICES, addr_env
 
 SECRET_FILE = "mesh-secret"
@@ -219,7 +220,7 @@ def up(data_dir: Path) -> int:
             time.sleep(0.3)
         print("\nBalcão: stopping…", flush=True)
         return 0
-    except (RuntimeError, TimeoutError, OSError) as exc:
+    except (RuntimeError, TimeoutError, OSError, EmbeddedPostgresError) as exc:
         print(f"balcao up: {exc}", file=sys.stderr)
         return 1
     finally:

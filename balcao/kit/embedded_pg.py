@@ -11,13 +11,17 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import importlib.util
+import logging
 import os
+import signal
 import socket
 import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 DATABASE = "balcao"
 SUPERUSER = "postgres"
@@ -58,6 +62,15 @@ def _port_open(port: int) -> bool:
     with socket.socket() as s:
         s.settimeout(0.2)
         return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie waiting to be reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
 
 
 @contextlib.contextmanager
@@ -125,7 +138,7 @@ class EmbeddedPostgres:
             return False
         return _port_open(self.port)
 
-    def start(self, timeout: float = 60.0) -> bool:
+    def start(self, timeout: float = 120.0) -> bool:
         """Start the server unless it already runs; returns True when this call started it."""
         self.folder.mkdir(parents=True, exist_ok=True)
         with _lock(self.folder / "postgres.lock"):
@@ -141,16 +154,20 @@ class EmbeddedPostgres:
                 )
             port = _free_port()
             self._port_file.write_text(f"{port}\n")
-            log = self.pgdata / "server.log"
+            server_log = self.pgdata / "server.log"
             options = (
                 f"-h 127.0.0.1 -p {port} -k {self.pgdata} "
                 "-c max_connections=300 -c fsync=off -c synchronous_commit=off"
             )
-            self._check(
-                [_bin("pg_ctl"), "-D", str(self.pgdata), "-l", str(log), "-o", options,
-                 "-w", "-t", str(int(timeout)), "start"],
-                run_as, "pg_ctl start",
-            )
+            try:
+                self._check(
+                    [_bin("pg_ctl"), "-D", str(self.pgdata), "-l", str(server_log), "-o", options,
+                     "-w", "-t", str(int(timeout)), "start"],
+                    run_as, "pg_ctl start",
+                )
+            except EmbeddedPostgresError:
+                self.stop()
+                raise
             self._ensure_database(run_as)
             return True
 
@@ -165,16 +182,31 @@ class EmbeddedPostgres:
                          DATABASE], run_as, "createdb")
 
     def stop(self) -> None:
-        if not (self.pgdata / "postmaster.pid").exists():
+        """Stop the server and return once its postmaster process is gone."""
+        pid_file = self.pgdata / "postmaster.pid"
+        if not pid_file.exists():
             return
+        try:
+            pid: int | None = int(pid_file.read_text().splitlines()[0])
+        except (ValueError, IndexError):
+            pid = None
         run_as = {"user": SYSTEM_USER} if os.geteuid() == 0 else {}
-        subprocess.run(
-            [_bin("pg_ctl"), "-D", str(self.pgdata), "-m", "fast", "-w", "stop"],
-            capture_output=True, check=False, **run_as,  # type: ignore[call-overload]
+        result = subprocess.run(
+            [_bin("pg_ctl"), "-D", str(self.pgdata), "-m", "fast", "-w", "-t", "30", "stop"],
+            capture_output=True, text=True, check=False, **run_as,  # type: ignore[call-overload]
         )
+        if pid and _alive(pid):
+            # pg_ctl could not do it (it says why); a fast shutdown is SIGINT to the postmaster.
+            log.warning("pg_ctl stop failed, signalling the server", extra={"output": result.stderr.strip()})
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGINT)
         deadline = time.monotonic() + 15
-        while (self.pgdata / "postmaster.pid").exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
+        while time.monotonic() < deadline and (pid and _alive(pid)):
+            time.sleep(0.05)
+        if pid and _alive(pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
 
     @staticmethod
     def _check(command: list[str], run_as: dict[str, object], what: str) -> None:

@@ -63,7 +63,7 @@ def test_a_second_up_says_so_and_ctrl_c_stops_everything(tmp_path: Path) -> None
     assert "Balcão: stopped." in mesh.text()
     for child in children:
         assert not Path(f"/proc/{child}").exists() or _is_zombie(child)
-    assert _processes_mentioning(str(data_dir / "postgres")) == []
+    assert _processes_mentioning(str(data_dir / "postgres")) == [], mesh.text()
 
 
 def _is_zombie(pid: int) -> bool:
