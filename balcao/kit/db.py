@@ -79,17 +79,23 @@ def create_engine(url: str, *, pool_size: int = 10, app_role: bool = True) -> As
     return engine
 
 
-async def wait_until_ready(engine: AsyncEngine, timeout: float = 60.0) -> None:
+async def wait_until_ready(engine: AsyncEngine, timeout: float | None = 60.0) -> None:
+    """Return once the database answers as the application role; `None` waits for ever."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    started = loop.time()
+    last_report = started
     while True:
         try:
             async with engine.connect() as conn:
                 await conn.execute(sa.text("SELECT 1"))
             return
-        except Exception as exc:
-            if loop.time() > deadline:
+        except Exception as exc:  # any failure means "not yet"
+            now = loop.time()
+            if timeout is not None and now - started > timeout:
                 raise TimeoutError(f"database did not answer within {timeout:.0f}s: {exc}") from exc
+            if now - last_report > 10:
+                log.warning("database not ready", extra={"error": str(exc)})
+                last_report = now
             await asyncio.sleep(0.5)
 
 
@@ -138,6 +144,29 @@ def _prepare_cluster(connection: Connection, schema: str) -> None:
     connection.execute(
         sa.text(f'ALTER DEFAULT PRIVILEGES IN SCHEMA "{schema}" GRANT USAGE, SELECT ON SEQUENCES TO {APP_ROLE}')
     )
+
+
+def head_revision(service: str, schema: str) -> str | None:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config(service, schema)).get_current_head()
+
+
+async def wait_for_head(engine: AsyncEngine, service: str, schema: str, poll: float = 1.0) -> None:
+    """Return once `schema` carries the newest revision (someone else migrates: a Job, `balcao up`)."""
+    head = head_revision(service, schema)
+    while True:
+        try:
+            async with engine.connect() as conn:
+                current = (
+                    await conn.execute(sa.text(f'SELECT version_num FROM "{schema}".alembic_version'))
+                ).scalar_one_or_none()
+        except sa.exc.DBAPIError:
+            current = None  # the version table does not exist yet
+        if current == head:
+            return
+        log.info("waiting for migrations", extra={"schema": schema, "current": current, "head": head})
+        await asyncio.sleep(poll)
 
 
 async def migrate(url: str, service: str, schema: str) -> None:

@@ -111,7 +111,11 @@ async def open_database(settings: DatabaseSettings, service: str) -> AsyncEngine
     if settings.migrate_on_start and schema:
         await db.migrate(url, service, schema)
     engine = db.create_engine(url, pool_size=settings.database_pool_size)
-    await db.wait_until_ready(engine)
+    # When another process migrates, the role and schema may not exist yet: wait, do not crash.
+    await db.wait_until_ready(engine, timeout=60.0 if settings.migrate_on_start else None)
+    if schema:
+        # Not SERVING on a schema older than this code, whoever migrates it.
+        await db.wait_for_head(engine, service, schema)
     return engine
 
 

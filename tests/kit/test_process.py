@@ -105,3 +105,44 @@ async def test_sigterm_reports_not_serving_finishes_in_flight_calls_and_exits_ze
     finally:
         if process.poll() is None:
             process.kill()
+
+
+async def test_a_service_that_does_not_migrate_waits_for_the_schema_before_serving(tmp_path: Path) -> None:
+    """As in Kubernetes: the Job migrates, the service stays NOT_SERVING until it has."""
+    from balcao.kit.embedded_pg import EmbeddedPostgres
+
+    server = EmbeddedPostgres(tmp_path / "db")
+    await asyncio.to_thread(server.start)
+    port = free_port()
+    env = _env(port, DATABASE_URL=server.url, BALCAO_MIGRATE_ON_START="false")
+    env["BALCAO_AGENDA_GRPC_PORT"] = str(port)
+    process = subprocess.Popen([sys.executable, "-m", "balcao.cli", "serve", "agenda"], env=env,
+                               stdout=subprocess.DEVNULL)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            liveness = None
+            for _ in range(100):
+                try:
+                    liveness = await health.Check(health_pb2.HealthCheckRequest(service="liveness"), timeout=1)
+                    break
+                except grpc.aio.AioRpcError:
+                    await asyncio.sleep(0.1)
+            assert liveness is not None and liveness.status == health_pb2.HealthCheckResponse.SERVING
+            await asyncio.sleep(1.5)
+            ready = await health.Check(health_pb2.HealthCheckRequest(), timeout=1)
+            assert ready.status == health_pb2.HealthCheckResponse.NOT_SERVING
+            assert process.poll() is None
+
+            migrate = await asyncio.to_thread(
+                subprocess.run, [sys.executable, "-m", "balcao.cli", "migrate", "--service", "agenda"],
+                env=env, capture_output=True, text=True, timeout=120, check=False,
+            )
+            assert migrate.returncode == 0, migrate.stderr
+            await _wait_serving(health, process)
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(process.wait, 30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        await asyncio.to_thread(server.stop)
