@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -8,8 +11,16 @@ from tests.support.mesh import RunningMesh, start_mesh, stop_mesh
 
 
 @pytest.fixture(scope="session")
-def mesh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningMesh]:
-    """The real mesh (seven processes, embedded PostgreSQL), started once per test run."""
-    running = start_mesh(tmp_path_factory.mktemp("mesh"))
-    yield running
-    stop_mesh(running)
+def mesh() -> Iterator[RunningMesh]:
+    """The real mesh (seven processes, embedded PostgreSQL), started once per test run.
+
+    Its folder is not under pytest's basetemp: pytest prunes old basetemp folders when
+    another session starts, which would pull the data folder from under a running PostgreSQL.
+    """
+    folder = Path(tempfile.mkdtemp(prefix="balcao-mesh-"))
+    running = start_mesh(folder / "data")
+    try:
+        yield running
+    finally:
+        stop_mesh(running)
+        shutil.rmtree(folder, ignore_errors=True)
