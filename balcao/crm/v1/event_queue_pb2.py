@@ -28,17 +28,17 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1f\x62\x61lcao/crm/v1/event_queue.proto\x12\rbalcao.crm.v1\x1a!balcao/crm/v1/crm_resources.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe5\x01\n\x0ePublishRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x12\n\ncontact_id\x18\x03 \x01(\t\x12(\n\x07payload\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\tdedup_key\x18\x05 \x01(\t\x12\x30\n\x0c\x61vailable_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0cmax_attempts\x18\x07 \x01(\x05\x12\x13\n\x0btraceparent\x18\x08 \x01(\t\"L\n\x0fPublishResponse\x12#\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x14.balcao.crm.v1.Event\x12\x14\n\x0c\x64\x65\x64uplicated\x18\x02 \x01(\x08\"\x8f\x01\n\x0c\x43laimRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x10\n\x08\x63onsumer\x18\x02 \x01(\t\x12\r\n\x05kinds\x18\x03 \x03(\t\x12\x12\n\nbatch_size\x18\x04 \x01(\x05\x12\x31\n\x0elease_duration\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\"5\n\rClaimResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.balcao.crm.v1.Event\"Q\n\x0f\x43ompleteRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\x12\x13\n\x0blease_token\x18\x03 \x01(\t\"@\n\x10\x43ompleteResponse\x12,\n\x07outcome\x18\x01 \x01(\x0e\x32\x1b.balcao.crm.v1.LeaseOutcome\"\x9f\x01\n\x0b\x46\x61ilRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\x12\x13\n\x0blease_token\x18\x03 \x01(\t\x12\r\n\x05\x65rror\x18\x04 \x01(\t\x12\x11\n\tretryable\x18\x05 \x01(\x08\x12.\n\x0bretry_after\x18\x06 \x01(\x0b\x32\x19.google.protobuf.Duration\"\x8a\x01\n\x0c\x46\x61ilResponse\x12,\n\x07outcome\x18\x01 \x01(\x0e\x32\x1b.balcao.crm.v1.LeaseOutcome\x12\x33\n\x0fnext_attempt_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x17\n\x0f\x63\x65ntral_item_id\x18\x03 \x01(\t\"\x82\x01\n\x12\x45xtendLeaseRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\x12\x13\n\x0blease_token\x18\x03 \x01(\t\x12,\n\textension\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\"y\n\x13\x45xtendLeaseResponse\x12,\n\x07outcome\x18\x01 \x01(\x0e\x32\x1b.balcao.crm.v1.LeaseOutcome\x12\x34\n\x10lease_expires_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"~\n\x10SubscribeRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x10\n\x08\x63onsumer\x18\x02 \x01(\t\x12\r\n\x05kinds\x18\x03 \x03(\t\x12\x30\n\rpoll_interval\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\"\x92\x01\n\x11SubscribeResponse\x12)\n\x06reason\x18\x01 \x01(\x0e\x32\x19.balcao.crm.v1.WakeReason\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x17\n\x0forganization_id\x18\x03 \x01(\t\x12+\n\x07sent_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"<\n\x0fGetEventRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\"7\n\x10GetEventResponse\x12#\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x14.balcao.crm.v1.Event\"\xa4\x01\n\x11ListEventsRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12,\n\x08statuses\x18\x02 \x03(\x0e\x32\x1a.balcao.crm.v1.EventStatus\x12\r\n\x05kinds\x18\x03 \x03(\t\x12\x12\n\ncontact_id\x18\x04 \x01(\t\x12\x11\n\tpage_size\x18\x05 \x01(\x05\x12\x12\n\npage_token\x18\x06 \x01(\t\"S\n\x12ListEventsResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.balcao.crm.v1.Event\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"@\n\x13RequeueEventRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\";\n\x14RequeueEventResponse\x12#\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x14.balcao.crm.v1.Event\"/\n\x14GetQueueStatsRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\"B\n\x15GetQueueStatsResponse\x12)\n\x06\x63ounts\x18\x01 \x03(\x0b\x32\x19.balcao.crm.v1.QueueCount\"\x8c\x01\n\nQueueCount\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12*\n\x06status\x18\x02 \x01(\x0e\x32\x1a.balcao.crm.v1.EventStatus\x12\r\n\x05\x63ount\x18\x03 \x01(\x03\x12\x35\n\x11oldest_created_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp*\xe4\x01\n\x0cLeaseOutcome\x12\x1d\n\x19LEASE_OUTCOME_UNSPECIFIED\x10\x00\x12\x1b\n\x17LEASE_OUTCOME_COMPLETED\x10\x01\x12#\n\x1fLEASE_OUTCOME_ALREADY_COMPLETED\x10\x02\x12!\n\x1dLEASE_OUTCOME_RETRY_SCHEDULED\x10\x03\x12\x16\n\x12LEASE_OUTCOME_DEAD\x10\x04\x12\x1a\n\x16LEASE_OUTCOME_EXTENDED\x10\x05\x12\x1c\n\x18LEASE_OUTCOME_LEASE_LOST\x10\x06*p\n\nWakeReason\x12\x1b\n\x17WAKE_REASON_UNSPECIFIED\x10\x00\x12\x17\n\x13WAKE_REASON_INITIAL\x10\x01\x12\x16\n\x12WAKE_REASON_NOTIFY\x10\x02\x12\x14\n\x10WAKE_REASON_POLL\x10\x03\x32\xac\x06\n\x11\x45ventQueueService\x12H\n\x07Publish\x12\x1d.balcao.crm.v1.PublishRequest\x1a\x1e.balcao.crm.v1.PublishResponse\x12\x42\n\x05\x43laim\x12\x1b.balcao.crm.v1.ClaimRequest\x1a\x1c.balcao.crm.v1.ClaimResponse\x12K\n\x08\x43omplete\x12\x1e.balcao.crm.v1.CompleteRequest\x1a\x1f.balcao.crm.v1.CompleteResponse\x12?\n\x04\x46\x61il\x12\x1a.balcao.crm.v1.FailRequest\x1a\x1b.balcao.crm.v1.FailResponse\x12T\n\x0b\x45xtendLease\x12!.balcao.crm.v1.ExtendLeaseRequest\x1a\".balcao.crm.v1.ExtendLeaseResponse\x12P\n\tSubscribe\x12\x1f.balcao.crm.v1.SubscribeRequest\x1a .balcao.crm.v1.SubscribeResponse0\x01\x12K\n\x08GetEvent\x12\x1e.balcao.crm.v1.GetEventRequest\x1a\x1f.balcao.crm.v1.GetEventResponse\x12Q\n\nListEvents\x12 .balcao.crm.v1.ListEventsRequest\x1a!.balcao.crm.v1.ListEventsResponse\x12W\n\x0cRequeueEvent\x12\".balcao.crm.v1.RequeueEventRequest\x1a#.balcao.crm.v1.RequeueEventResponse\x12Z\n\rGetQueueStats\x12#.balcao.crm.v1.GetQueueStatsRequest\x1a$.balcao.crm.v1.GetQueueStatsResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1f\x62\x61lcao/crm/v1/event_queue.proto\x12\rbalcao.crm.v1\x1a!balcao/crm/v1/crm_resources.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe5\x01\n\x0ePublishRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x12\n\ncontact_id\x18\x03 \x01(\t\x12(\n\x07payload\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\tdedup_key\x18\x05 \x01(\t\x12\x30\n\x0c\x61vailable_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0cmax_attempts\x18\x07 \x01(\x05\x12\x13\n\x0btraceparent\x18\x08 \x01(\t\"L\n\x0fPublishResponse\x12#\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x14.balcao.crm.v1.Event\x12\x14\n\x0c\x64\x65\x64uplicated\x18\x02 \x01(\x08\"\x8f\x01\n\x0c\x43laimRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x10\n\x08\x63onsumer\x18\x02 \x01(\t\x12\r\n\x05kinds\x18\x03 \x03(\t\x12\x12\n\nbatch_size\x18\x04 \x01(\x05\x12\x31\n\x0elease_duration\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\"5\n\rClaimResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.balcao.crm.v1.Event\"Q\n\x0f\x43ompleteRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\x12\x13\n\x0blease_token\x18\x03 \x01(\t\"@\n\x10\x43ompleteResponse\x12,\n\x07outcome\x18\x01 \x01(\x0e\x32\x1b.balcao.crm.v1.LeaseOutcome\"K\n\x14\x43ompleteBatchRequest\x12\x33\n\x0b\x63ompletions\x18\x01 \x03(\x0b\x32\x1e.balcao.crm.v1.CompleteRequest\"F\n\x15\x43ompleteBatchResponse\x12-\n\x08outcomes\x18\x01 \x03(\x0e\x32\x1b.balcao.crm.v1.LeaseOutcome\"\x9f\x01\n\x0b\x46\x61ilRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\x12\x13\n\x0blease_token\x18\x03 \x01(\t\x12\r\n\x05\x65rror\x18\x04 \x01(\t\x12\x11\n\tretryable\x18\x05 \x01(\x08\x12.\n\x0bretry_after\x18\x06 \x01(\x0b\x32\x19.google.protobuf.Duration\"\x8a\x01\n\x0c\x46\x61ilResponse\x12,\n\x07outcome\x18\x01 \x01(\x0e\x32\x1b.balcao.crm.v1.LeaseOutcome\x12\x33\n\x0fnext_attempt_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x17\n\x0f\x63\x65ntral_item_id\x18\x03 \x01(\t\"\x82\x01\n\x12\x45xtendLeaseRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\x12\x13\n\x0blease_token\x18\x03 \x01(\t\x12,\n\textension\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\"y\n\x13\x45xtendLeaseResponse\x12,\n\x07outcome\x18\x01 \x01(\x0e\x32\x1b.balcao.crm.v1.LeaseOutcome\x12\x34\n\x10lease_expires_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"~\n\x10SubscribeRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x10\n\x08\x63onsumer\x18\x02 \x01(\t\x12\r\n\x05kinds\x18\x03 \x03(\t\x12\x30\n\rpoll_interval\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\"\x92\x01\n\x11SubscribeResponse\x12)\n\x06reason\x18\x01 \x01(\x0e\x32\x19.balcao.crm.v1.WakeReason\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x17\n\x0forganization_id\x18\x03 \x01(\t\x12+\n\x07sent_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"<\n\x0fGetEventRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\"7\n\x10GetEventResponse\x12#\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x14.balcao.crm.v1.Event\"\xa4\x01\n\x11ListEventsRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12,\n\x08statuses\x18\x02 \x03(\x0e\x32\x1a.balcao.crm.v1.EventStatus\x12\r\n\x05kinds\x18\x03 \x03(\t\x12\x12\n\ncontact_id\x18\x04 \x01(\t\x12\x11\n\tpage_size\x18\x05 \x01(\x05\x12\x12\n\npage_token\x18\x06 \x01(\t\"S\n\x12ListEventsResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.balcao.crm.v1.Event\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"@\n\x13RequeueEventRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\";\n\x14RequeueEventResponse\x12#\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x14.balcao.crm.v1.Event\"/\n\x14GetQueueStatsRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\"B\n\x15GetQueueStatsResponse\x12)\n\x06\x63ounts\x18\x01 \x03(\x0b\x32\x19.balcao.crm.v1.QueueCount\"\x8c\x01\n\nQueueCount\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12*\n\x06status\x18\x02 \x01(\x0e\x32\x1a.balcao.crm.v1.EventStatus\x12\r\n\x05\x63ount\x18\x03 \x01(\x03\x12\x35\n\x11oldest_created_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp*\xe4\x01\n\x0cLeaseOutcome\x12\x1d\n\x19LEASE_OUTCOME_UNSPECIFIED\x10\x00\x12\x1b\n\x17LEASE_OUTCOME_COMPLETED\x10\x01\x12#\n\x1fLEASE_OUTCOME_ALREADY_COMPLETED\x10\x02\x12!\n\x1dLEASE_OUTCOME_RETRY_SCHEDULED\x10\x03\x12\x16\n\x12LEASE_OUTCOME_DEAD\x10\x04\x12\x1a\n\x16LEASE_OUTCOME_EXTENDED\x10\x05\x12\x1c\n\x18LEASE_OUTCOME_LEASE_LOST\x10\x06*p\n\nWakeReason\x12\x1b\n\x17WAKE_REASON_UNSPECIFIED\x10\x00\x12\x17\n\x13WAKE_REASON_INITIAL\x10\x01\x12\x16\n\x12WAKE_REASON_NOTIFY\x10\x02\x12\x14\n\x10WAKE_REASON_POLL\x10\x03\x32\x88\x07\n\x11\x45ventQueueService\x12H\n\x07Publish\x12\x1d.balcao.crm.v1.PublishRequest\x1a\x1e.balcao.crm.v1.PublishResponse\x12\x42\n\x05\x43laim\x12\x1b.balcao.crm.v1.ClaimRequest\x1a\x1c.balcao.crm.v1.ClaimResponse\x12K\n\x08\x43omplete\x12\x1e.balcao.crm.v1.CompleteRequest\x1a\x1f.balcao.crm.v1.CompleteResponse\x12Z\n\rCompleteBatch\x12#.balcao.crm.v1.CompleteBatchRequest\x1a$.balcao.crm.v1.CompleteBatchResponse\x12?\n\x04\x46\x61il\x12\x1a.balcao.crm.v1.FailRequest\x1a\x1b.balcao.crm.v1.FailResponse\x12T\n\x0b\x45xtendLease\x12!.balcao.crm.v1.ExtendLeaseRequest\x1a\".balcao.crm.v1.ExtendLeaseResponse\x12P\n\tSubscribe\x12\x1f.balcao.crm.v1.SubscribeRequest\x1a .balcao.crm.v1.SubscribeResponse0\x01\x12K\n\x08GetEvent\x12\x1e.balcao.crm.v1.GetEventRequest\x1a\x1f.balcao.crm.v1.GetEventResponse\x12Q\n\nListEvents\x12 .balcao.crm.v1.ListEventsRequest\x1a!.balcao.crm.v1.ListEventsResponse\x12W\n\x0cRequeueEvent\x12\".balcao.crm.v1.RequeueEventRequest\x1a#.balcao.crm.v1.RequeueEventResponse\x12Z\n\rGetQueueStats\x12#.balcao.crm.v1.GetQueueStatsRequest\x1a$.balcao.crm.v1.GetQueueStatsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'balcao.crm.v1.event_queue_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_LEASEOUTCOME']._serialized_start=2435
-  _globals['_LEASEOUTCOME']._serialized_end=2663
-  _globals['_WAKEREASON']._serialized_start=2665
-  _globals['_WAKEREASON']._serialized_end=2777
+  _globals['_LEASEOUTCOME']._serialized_start=2584
+  _globals['_LEASEOUTCOME']._serialized_end=2812
+  _globals['_WAKEREASON']._serialized_start=2814
+  _globals['_WAKEREASON']._serialized_end=2926
   _globals['_PUBLISHREQUEST']._serialized_start=181
   _globals['_PUBLISHREQUEST']._serialized_end=410
   _globals['_PUBLISHRESPONSE']._serialized_start=412
@@ -51,36 +51,40 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_COMPLETEREQUEST']._serialized_end=772
   _globals['_COMPLETERESPONSE']._serialized_start=774
   _globals['_COMPLETERESPONSE']._serialized_end=838
-  _globals['_FAILREQUEST']._serialized_start=841
-  _globals['_FAILREQUEST']._serialized_end=1000
-  _globals['_FAILRESPONSE']._serialized_start=1003
-  _globals['_FAILRESPONSE']._serialized_end=1141
-  _globals['_EXTENDLEASEREQUEST']._serialized_start=1144
-  _globals['_EXTENDLEASEREQUEST']._serialized_end=1274
-  _globals['_EXTENDLEASERESPONSE']._serialized_start=1276
-  _globals['_EXTENDLEASERESPONSE']._serialized_end=1397
-  _globals['_SUBSCRIBEREQUEST']._serialized_start=1399
-  _globals['_SUBSCRIBEREQUEST']._serialized_end=1525
-  _globals['_SUBSCRIBERESPONSE']._serialized_start=1528
-  _globals['_SUBSCRIBERESPONSE']._serialized_end=1674
-  _globals['_GETEVENTREQUEST']._serialized_start=1676
-  _globals['_GETEVENTREQUEST']._serialized_end=1736
-  _globals['_GETEVENTRESPONSE']._serialized_start=1738
-  _globals['_GETEVENTRESPONSE']._serialized_end=1793
-  _globals['_LISTEVENTSREQUEST']._serialized_start=1796
-  _globals['_LISTEVENTSREQUEST']._serialized_end=1960
-  _globals['_LISTEVENTSRESPONSE']._serialized_start=1962
-  _globals['_LISTEVENTSRESPONSE']._serialized_end=2045
-  _globals['_REQUEUEEVENTREQUEST']._serialized_start=2047
-  _globals['_REQUEUEEVENTREQUEST']._serialized_end=2111
-  _globals['_REQUEUEEVENTRESPONSE']._serialized_start=2113
-  _globals['_REQUEUEEVENTRESPONSE']._serialized_end=2172
-  _globals['_GETQUEUESTATSREQUEST']._serialized_start=2174
-  _globals['_GETQUEUESTATSREQUEST']._serialized_end=2221
-  _globals['_GETQUEUESTATSRESPONSE']._serialized_start=2223
-  _globals['_GETQUEUESTATSRESPONSE']._serialized_end=2289
-  _globals['_QUEUECOUNT']._serialized_start=2292
-  _globals['_QUEUECOUNT']._serialized_end=2432
-  _globals['_EVENTQUEUESERVICE']._serialized_start=2780
-  _globals['_EVENTQUEUESERVICE']._serialized_end=3592
+  _globals['_COMPLETEBATCHREQUEST']._serialized_start=840
+  _globals['_COMPLETEBATCHREQUEST']._serialized_end=915
+  _globals['_COMPLETEBATCHRESPONSE']._serialized_start=917
+  _globals['_COMPLETEBATCHRESPONSE']._serialized_end=987
+  _globals['_FAILREQUEST']._serialized_start=990
+  _globals['_FAILREQUEST']._serialized_end=1149
+  _globals['_FAILRESPONSE']._serialized_start=1152
+  _globals['_FAILRESPONSE']._serialized_end=1290
+  _globals['_EXTENDLEASEREQUEST']._serialized_start=1293
+  _globals['_EXTENDLEASEREQUEST']._serialized_end=1423
+  _globals['_EXTENDLEASERESPONSE']._serialized_start=1425
+  _globals['_EXTENDLEASERESPONSE']._serialized_end=1546
+  _globals['_SUBSCRIBEREQUEST']._serialized_start=1548
+  _globals['_SUBSCRIBEREQUEST']._serialized_end=1674
+  _globals['_SUBSCRIBERESPONSE']._serialized_start=1677
+  _globals['_SUBSCRIBERESPONSE']._serialized_end=1823
+  _globals['_GETEVENTREQUEST']._serialized_start=1825
+  _globals['_GETEVENTREQUEST']._serialized_end=1885
+  _globals['_GETEVENTRESPONSE']._serialized_start=1887
+  _globals['_GETEVENTRESPONSE']._serialized_end=1942
+  _globals['_LISTEVENTSREQUEST']._serialized_start=1945
+  _globals['_LISTEVENTSREQUEST']._serialized_end=2109
+  _globals['_LISTEVENTSRESPONSE']._serialized_start=2111
+  _globals['_LISTEVENTSRESPONSE']._serialized_end=2194
+  _globals['_REQUEUEEVENTREQUEST']._serialized_start=2196
+  _globals['_REQUEUEEVENTREQUEST']._serialized_end=2260
+  _globals['_REQUEUEEVENTRESPONSE']._serialized_start=2262
+  _globals['_REQUEUEEVENTRESPONSE']._serialized_end=2321
+  _globals['_GETQUEUESTATSREQUEST']._serialized_start=2323
+  _globals['_GETQUEUESTATSREQUEST']._serialized_end=2370
+  _globals['_GETQUEUESTATSRESPONSE']._serialized_start=2372
+  _globals['_GETQUEUESTATSRESPONSE']._serialized_end=2438
+  _globals['_QUEUECOUNT']._serialized_start=2441
+  _globals['_QUEUECOUNT']._serialized_end=2581
+  _globals['_EVENTQUEUESERVICE']._serialized_start=2929
+  _globals['_EVENTQUEUESERVICE']._serialized_end=3833
 # @@protoc_insertion_point(module_scope)

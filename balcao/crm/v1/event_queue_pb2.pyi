@@ -105,6 +105,18 @@ class CompleteResponse(_message.Message):
     outcome: LeaseOutcome
     def __init__(self, outcome: _Optional[_Union[LeaseOutcome, str]] = ...) -> None: ...
 
+class CompleteBatchRequest(_message.Message):
+    __slots__ = ("completions",)
+    COMPLETIONS_FIELD_NUMBER: _ClassVar[int]
+    completions: _containers.RepeatedCompositeFieldContainer[CompleteRequest]
+    def __init__(self, completions: _Optional[_Iterable[_Union[CompleteRequest, _Mapping]]] = ...) -> None: ...
+
+class CompleteBatchResponse(_message.Message):
+    __slots__ = ("outcomes",)
+    OUTCOMES_FIELD_NUMBER: _ClassVar[int]
+    outcomes: _containers.RepeatedScalarFieldContainer[LeaseOutcome]
+    def __init__(self, outcomes: _Optional[_Iterable[_Union[LeaseOutcome, str]]] = ...) -> None: ...
+
 class FailRequest(_message.Message):
     __slots__ = ("organization_id", "event_id", "lease_token", "error", "retryable", "retry_after")
     ORGANIZATION_ID_FIELD_NUMBER: _ClassVar[int]

@@ -62,6 +62,11 @@ class EventQueueServiceStub:
                 request_serializer=balcao_dot_crm_dot_v1_dot_event__queue__pb2.CompleteRequest.SerializeToString,
                 response_deserializer=balcao_dot_crm_dot_v1_dot_event__queue__pb2.CompleteResponse.FromString,
                 _registered_method=True)
+        self.CompleteBatch = channel.unary_unary(
+                '/balcao.crm.v1.EventQueueService/CompleteBatch',
+                request_serializer=balcao_dot_crm_dot_v1_dot_event__queue__pb2.CompleteBatchRequest.SerializeToString,
+                response_deserializer=balcao_dot_crm_dot_v1_dot_event__queue__pb2.CompleteBatchResponse.FromString,
+                _registered_method=True)
         self.Fail = channel.unary_unary(
                 '/balcao.crm.v1.EventQueueService/Fail',
                 request_serializer=balcao_dot_crm_dot_v1_dot_event__queue__pb2.FailRequest.SerializeToString,
@@ -136,6 +141,14 @@ class EventQueueServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CompleteBatch(self, request, context):
+        """Marks several claimed events done in one call: a worker acknowledging what it processed
+        since its last call. Each completion is judged exactly as Complete judges it, on its own.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Fail(self, request, context):
         """Reports a failed attempt: the event is retried after a backoff, or declared dead after the
         last attempt (raising a critical `job_dead` Central item in the same transaction).
@@ -205,6 +218,11 @@ def add_EventQueueServiceServicer_to_server(servicer, server):
                     servicer.Complete,
                     request_deserializer=balcao_dot_crm_dot_v1_dot_event__queue__pb2.CompleteRequest.FromString,
                     response_serializer=balcao_dot_crm_dot_v1_dot_event__queue__pb2.CompleteResponse.SerializeToString,
+            ),
+            'CompleteBatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.CompleteBatch,
+                    request_deserializer=balcao_dot_crm_dot_v1_dot_event__queue__pb2.CompleteBatchRequest.FromString,
+                    response_serializer=balcao_dot_crm_dot_v1_dot_event__queue__pb2.CompleteBatchResponse.SerializeToString,
             ),
             'Fail': grpc.unary_unary_rpc_method_handler(
                     servicer.Fail,
@@ -336,6 +354,33 @@ class EventQueueService:
             '/balcao.crm.v1.EventQueueService/Complete',
             balcao_dot_crm_dot_v1_dot_event__queue__pb2.CompleteRequest.SerializeToString,
             balcao_dot_crm_dot_v1_dot_event__queue__pb2.CompleteResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CompleteBatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/balcao.crm.v1.EventQueueService/CompleteBatch',
+            balcao_dot_crm_dot_v1_dot_event__queue__pb2.CompleteBatchRequest.SerializeToString,
+            balcao_dot_crm_dot_v1_dot_event__queue__pb2.CompleteBatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,51 @@
+"""The crm's SQL, and nothing else: one module per group of tables, all on `Store` transactions.
+
+Every function takes the connection of a transaction opened by `Store.tenant(...)` (which sets
+the organisation for row-level security) and still filters on `organization_id` itself: RLS is
+the second barrier, never the only one. `Store.all_tenants()` is the one cross-tenant door, used
+by ListOrganizations, the installation-wide rolling-summary measurement and the event queue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
+from uuid import UUID
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+if TYPE_CHECKING:
+    from balcao.kit.server import Database
+
+_SET_TENANT = sa.text("SELECT set_config('balcao.organization_id', :org, true)")
+_SET_ALL = sa.text("SELECT set_config('balcao.scope', 'all', true)")
+
+
+class Store:
+    """Opens the crm's transactions. Row-level security reads the settings made here."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    @property
+    def engine(self) -> AsyncEngine:
+        return self._database.engine
+
+    @asynccontextmanager
+    async def tenant(self, organization_id: UUID) -> AsyncIterator[AsyncConnection]:
+        """A transaction that sees (and may write) one organisation's rows only."""
+        async with self.engine.begin() as conn:
+            await conn.execute(_SET_TENANT, {"org": str(organization_id)})
+            yield conn
+
+    @asynccontextmanager
+    async def all_tenants(self) -> AsyncIterator[AsyncConnection]:
+        """A transaction allowed through the narrow cross-tenant policies (see the migration)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(_SET_ALL)
+            yield conn
+
+
+__all__ = ["Store"]

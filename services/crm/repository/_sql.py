@@ -1,0 +1,38 @@
+"""Small helpers shared by the repository modules."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import RowMapping
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+Row = RowMapping
+
+
+def q(sql: str) -> sa.TextClause:
+    return sa.text(sql)
+
+
+async def one(conn: AsyncConnection, statement: sa.TextClause, **params: Any) -> Row | None:
+    return (await conn.execute(statement, params)).mappings().first()
+
+
+async def many(conn: AsyncConnection, statement: sa.TextClause, **params: Any) -> list[Row]:
+    return list((await conn.execute(statement, params)).mappings().all())
+
+
+async def scalar(conn: AsyncConnection, statement: sa.TextClause, **params: Any) -> Any:
+    return (await conn.execute(statement, params)).scalar()
+
+
+async def run(conn: AsyncConnection, statement: sa.TextClause, **params: Any) -> int:
+    result = await conn.execute(statement, params)
+    return int(result.rowcount or 0)
+
+
+def js(value: Any) -> str:
+    """A Python value as a JSON parameter (cast to jsonb in the SQL)."""
+    return json.dumps(value, ensure_ascii=False)

@@ -1,0 +1,395 @@
+"""CrmReadService: every read of crm's facts, filtered on the organisation (in SQL, and by RLS)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from balcao.crm.v1 import crm_read_pb2 as rd
+from balcao.crm.v1 import crm_read_pb2_grpc
+from balcao.crm.v1 import crm_resources_pb2 as r
+from balcao.kit.identity import current_caller
+from balcao.kit.mesh import ADMIN
+from services.crm import (
+    cases,
+    contacts,
+    followups,
+    ids,
+    organizations,
+    paging,
+    turns,
+)
+from services.crm import messages as m
+from services.crm.errors import InvalidArgument, NotFound, PermissionDenied
+from services.crm.phones import normalize_phone
+from services.crm.repository import agent_versions as agent_versions_repo
+from services.crm.repository import cases as cases_repo
+from services.crm.repository import central as central_repo
+from services.crm.repository import contacts as contacts_repo
+from services.crm.repository import followups as followups_repo
+from services.crm.repository import knowledge as knowledge_repo
+from services.crm.repository import leads as leads_repo
+from services.crm.repository import obligations as obligations_repo
+from services.crm.repository import organizations as organizations_repo
+from services.crm.repository import turns as turns_repo
+from services.crm.service.status import Servicer, org_of, unary
+
+ROLLING_SUMMARY_TRIGGER_CHARS = 2500  # seed 001
+INSTALLATION_WIDE_CALLERS = frozenset({"gateway", ADMIN})
+
+
+class CrmRead(Servicer, crm_read_pb2_grpc.CrmReadServiceServicer):
+    """Reads of crm's facts, always filtered on the organisation (in SQL, and by RLS)."""
+
+    @unary
+    async def GetOrganization(self, request: rd.GetOrganizationRequest, context: Any) -> Any:
+        org = org_of(request)
+        async with self._store.tenant(org) as conn:
+            row = await organizations.require(conn, org)
+        return rd.GetOrganizationResponse(organization=m.organization(row))
+
+    @unary
+    async def ListOrganizations(self, request: rd.ListOrganizationsRequest, context: Any) -> Any:
+        page = paging.page(request.page_size, request.page_token, default=50)
+        async with self._store.all_tenants() as conn:
+            rows = await organizations_repo.list_all(conn, limit=page.fetch, offset=page.offset)
+        return rd.ListOrganizationsResponse(
+            organizations=[m.organization(row) for row in rows[: page.limit]],
+            next_page_token=page.next_token(len(rows)),
+        )
+
+    @unary
+    async def GetContact(self, request: rd.GetContactRequest, context: Any) -> Any:
+        org, contact = org_of(request), ids.required_uuid(request.contact_id, "contact_id")
+        async with self._store.tenant(org) as conn:
+            row = await contacts.require(conn, org, contact)
+        return rd.GetContactResponse(contact=m.contact(row, self._clock()))
+
+    @unary
+    async def FindContactByPhone(self, request: rd.FindContactByPhoneRequest, context: Any) -> Any:
+        org = org_of(request)
+        phone = normalize_phone(request.phone, request.default_region)
+        async with self._store.tenant(org) as conn:
+            row = await contacts_repo.by_phone(conn, org, phone)
+        if row is None:
+            return rd.FindContactByPhoneResponse(found=False, phone_e164=phone)
+        return rd.FindContactByPhoneResponse(found=True, contact=m.contact(row, self._clock()), phone_e164=phone)
+
+    @unary
+    async def ListContacts(self, request: rd.ListContactsRequest, context: Any) -> Any:
+        org = org_of(request)
+        page = paging.page(request.page_size, request.page_token, default=50)
+        query = request.query.strip()
+        digits = "".join(ch for ch in query if ch.isdigit())
+        async with self._store.tenant(org) as conn:
+            rows = await contacts_repo.list_page(
+                conn, org, query=query, digits=digits if len(digits) >= 4 else "", limit=page.fetch,
+                offset=page.offset,
+            )
+        now = self._clock()
+        return rd.ListContactsResponse(
+            contacts=[m.contact(row, now) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
+        )
+
+    @unary
+    async def GetLeadState(self, request: rd.GetLeadStateRequest, context: Any) -> Any:
+        org, contact = org_of(request), ids.required_uuid(request.contact_id, "contact_id")
+        async with self._store.tenant(org) as conn:
+            await contacts.require(conn, org, contact)
+            row = await leads_repo.get_state(conn, org, contact)
+        if row is None:
+            return rd.GetLeadStateResponse(found=False)
+        return rd.GetLeadStateResponse(found=True, lead_state=m.lead_state(row))
+
+    @unary
+    async def LatestCheckpoint(self, request: rd.LatestCheckpointRequest, context: Any) -> Any:
+        org, contact = org_of(request), ids.required_uuid(request.contact_id, "contact_id")
+        async with self._store.tenant(org) as conn:
+            await contacts.require(conn, org, contact)
+            row = await leads_repo.latest_checkpoint(conn, org, contact)
+        if row is None:
+            return rd.LatestCheckpointResponse(found=False)
+        return rd.LatestCheckpointResponse(found=True, checkpoint=m.checkpoint(row))
+
+    @unary
+    async def GetCheckpoint(self, request: rd.GetCheckpointRequest, context: Any) -> Any:
+        org, contact = org_of(request), ids.required_uuid(request.contact_id, "contact_id")
+        selector = request.WhichOneof("selector")
+        if selector is None:
+            raise InvalidArgument("give turn_id or seq")
+        async with self._store.tenant(org) as conn:
+            if selector == "turn_id":
+                row = await leads_repo.checkpoint_by_turn(conn, org, request.turn_id)
+                row = row if row is not None and row["contact_id"] == contact else None
+            else:
+                row = await leads_repo.checkpoint_by_seq(conn, org, contact, request.seq)
+        if row is None:
+            which = f"turn {request.turn_id!r}" if selector == "turn_id" else f"seq {request.seq}"
+            raise NotFound(f"contact {contact} has no checkpoint for {which}")
+        return rd.GetCheckpointResponse(checkpoint=m.checkpoint(row))
+
+    @unary
+    async def ListCheckpoints(self, request: rd.ListCheckpointsRequest, context: Any) -> Any:
+        org, contact = org_of(request), ids.required_uuid(request.contact_id, "contact_id")
+        page = paging.page(request.page_size, request.page_token, default=20)
+        async with self._store.tenant(org) as conn:
+            rows = await leads_repo.list_checkpoints(conn, org, contact, limit=page.fetch, offset=page.offset)
+        return rd.ListCheckpointsResponse(
+            checkpoints=[m.checkpoint(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
+        )
+
+    @unary
+    async def GetRollingSummaryStats(self, request: rd.GetRollingSummaryStatsRequest, context: Any) -> Any:
+        if request.threshold_chars < 0:
+            raise InvalidArgument("threshold_chars must not be negative")
+        threshold = request.threshold_chars or ROLLING_SUMMARY_TRIGGER_CHARS
+        if request.organization_id:
+            org = org_of(request)
+            async with self._store.tenant(org) as conn:
+                row = await leads_repo.rolling_summary_stats(conn, org)
+        else:
+            if current_caller.get() not in INSTALLATION_WIDE_CALLERS:
+                raise PermissionDenied("measuring the whole installation is for the admin side; give organization_id")
+            async with self._store.all_tenants() as conn:
+                row = await leads_repo.rolling_summary_stats(conn, None)
+        p95 = float(row["p95_chars"])
+        return rd.GetRollingSummaryStatsResponse(
+            contacts=row["contacts"], p95_chars=p95, max_chars=row["max_chars"], threshold_chars=threshold,
+            triggered=p95 > threshold,
+        )
+
+    @unary
+    async def ListLeadNotes(self, request: rd.ListLeadNotesRequest, context: Any) -> Any:
+        org, contact = org_of(request), ids.required_uuid(request.contact_id, "contact_id")
+        page = paging.page(request.page_size, request.page_token, default=50)
+        async with self._store.tenant(org) as conn:
+            rows = await leads_repo.list_notes(conn, org, contact, limit=page.fetch, offset=page.offset)
+        return rd.ListLeadNotesResponse(
+            notes=[m.lead_note(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
+        )
+
+    @unary
+    async def GetLeadNote(self, request: rd.GetLeadNoteRequest, context: Any) -> Any:
+        org, contact = org_of(request), ids.required_uuid(request.contact_id, "contact_id")
+        selector = request.WhichOneof("selector")
+        if selector is None:
+            raise InvalidArgument("give note_id or key")
+        async with self._store.tenant(org) as conn:
+            if selector == "note_id":
+                row = await leads_repo.note_by_id(conn, org, contact, ids.required_uuid(request.note_id, "note_id"))
+            else:
+                row = await leads_repo.note_by_key(conn, org, contact, request.key)
+        if row is None:
+            return rd.GetLeadNoteResponse(found=False)
+        return rd.GetLeadNoteResponse(found=True, note=m.lead_note(row))
+
+    @unary
+    async def ListActivities(self, request: rd.ListActivitiesRequest, context: Any) -> Any:
+        org, contact = org_of(request), ids.required_uuid(request.contact_id, "contact_id")
+        page = paging.page(request.page_size, request.page_token, default=50)
+        async with self._store.tenant(org) as conn:
+            rows = await leads_repo.list_activities(
+                conn, org, contact, kinds=m.ACTIVITY_KIND.words(request.kinds), turn_id=request.turn_id,
+                since=m.when(request, "since"), limit=page.fetch, offset=page.offset,
+            )
+        return rd.ListActivitiesResponse(
+            activities=[m.activity(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
+        )
+
+    @unary
+    async def ListHumanCases(self, request: rd.ListHumanCasesRequest, context: Any) -> Any:
+        org = org_of(request)
+        contact = ids.optional_uuid(request.contact_id, "contact_id")
+        statuses = m.CASE_STATUS.words(request.statuses) or ["open", "in_progress", "waiting_customer"]
+        page = paging.page(request.page_size, request.page_token, default=50)
+        async with self._store.tenant(org) as conn:
+            rows = await cases_repo.list_page(conn, org, contact=contact, statuses=statuses, limit=page.fetch,
+                                              offset=page.offset)
+            updates = await cases_repo.updates_of(conn, org, [row["case_id"] for row in rows[: page.limit]])
+        return rd.ListHumanCasesResponse(
+            cases=[m.human_case(row, updates[row["case_id"]]) for row in rows[: page.limit]],
+            next_page_token=page.next_token(len(rows)),
+        )
+
+    @unary
+    async def GetHumanCase(self, request: rd.GetHumanCaseRequest, context: Any) -> Any:
+        org, case_id = org_of(request), ids.required_uuid(request.case_id, "case_id")
+        async with self._store.tenant(org) as conn:
+            row = await cases.require(conn, org, case_id)
+            updates = await cases_repo.updates_of(conn, org, [case_id])
+        return rd.GetHumanCaseResponse(human_case=m.human_case(row, updates[case_id]))
+
+    @unary
+    async def ListFollowUps(self, request: rd.ListFollowUpsRequest, context: Any) -> Any:
+        org = org_of(request)
+        contact = ids.optional_uuid(request.contact_id, "contact_id")
+        page = paging.page(request.page_size, request.page_token, default=50)
+        async with self._store.tenant(org) as conn:
+            rows = await followups_repo.list_page(
+                conn, org, contact=contact, statuses=m.FOLLOW_UP_STATUS.words(request.statuses) or ["pending"],
+                due_before=m.when(request, "due_before"), callbacks_only=request.callbacks_only,
+                limit=page.fetch, offset=page.offset,
+            )
+        return rd.ListFollowUpsResponse(
+            follow_ups=[m.follow_up(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
+        )
+
+    @unary
+    async def GetFollowUp(self, request: rd.GetFollowUpRequest, context: Any) -> Any:
+        org, follow_up = org_of(request), ids.required_uuid(request.follow_up_id, "follow_up_id")
+        async with self._store.tenant(org) as conn:
+            row = await followups.require(conn, org, follow_up)
+        return rd.GetFollowUpResponse(follow_up=m.follow_up(row))
+
+    @unary
+    async def ListObligations(self, request: rd.ListObligationsRequest, context: Any) -> Any:
+        org = org_of(request)
+        contact = ids.optional_uuid(request.contact_id, "contact_id")
+        page = paging.page(request.page_size, request.page_token, default=50)
+        async with self._store.tenant(org) as conn:
+            rows = await obligations_repo.list_page(
+                conn, org, contact=contact, turn_id=request.turn_id,
+                statuses=m.OBLIGATION_STATUS.words(request.statuses), due_before=m.when(request, "due_before"),
+                limit=page.fetch, offset=page.offset,
+            )
+        return rd.ListObligationsResponse(
+            obligations=[m.obligation(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
+        )
+
+    @unary
+    async def GetObligationStats(self, request: rd.GetObligationStatsRequest, context: Any) -> Any:
+        org = org_of(request)
+        async with self._store.tenant(org) as conn:
+            row = await obligations_repo.stats(conn, org, since=m.when(request, "since"), now=self._clock())
+        return rd.GetObligationStatsResponse(stats=r.ObligationStats(**dict(row)))
+
+    @unary
+    async def ListCentralItems(self, request: rd.ListCentralItemsRequest, context: Any) -> Any:
+        org = org_of(request)
+        contact = ids.optional_uuid(request.contact_id, "contact_id")
+        page = paging.page(request.page_size, request.page_token, default=50)
+        async with self._store.tenant(org) as conn:
+            rows = await central_repo.list_page(
+                conn, org, statuses=m.CENTRAL_STATUS.words(request.statuses) or ["open", "acknowledged"],
+                severities=m.CENTRAL_SEVERITY.words(request.severities), kinds=m.CENTRAL_KIND.words(request.kinds),
+                contact=contact, limit=page.fetch, offset=page.offset,
+            )
+        return rd.ListCentralItemsResponse(
+            items=[m.central_item(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
+        )
+
+    @unary
+    async def GetCentralItem(self, request: rd.GetCentralItemRequest, context: Any) -> Any:
+        org, item = org_of(request), ids.required_uuid(request.central_item_id, "central_item_id")
+        async with self._store.tenant(org) as conn:
+            row = await central_repo.get(conn, org, item)
+        if row is None:
+            raise NotFound(f"central item {item} not found in organization {org}")
+        return rd.GetCentralItemResponse(item=m.central_item(row))
+
+    @unary
+    async def SearchKnowledge(self, request: rd.SearchKnowledgeRequest, context: Any) -> Any:
+        org = org_of(request)
+        if not request.query.strip():
+            raise InvalidArgument("query is required")
+        if request.limit < 0:
+            raise InvalidArgument("limit must not be negative")
+        async with self._store.tenant(org) as conn:
+            rows = await knowledge_repo.search(conn, org, query=request.query.strip()[:1000],
+                                               unit_id=request.unit_id, limit=min(request.limit or 5, 50))
+        return rd.SearchKnowledgeResponse(
+            hits=[r.KnowledgeHit(article=m.knowledge_article(row), rank=row["rank"], snippet=row["snippet"])
+                  for row in rows]
+        )
+
+    @unary
+    async def ListKnowledgeArticles(self, request: rd.ListKnowledgeArticlesRequest, context: Any) -> Any:
+        org = org_of(request)
+        page = paging.page(request.page_size, request.page_token, default=50)
+        async with self._store.tenant(org) as conn:
+            rows = await knowledge_repo.list_page(
+                conn, org, include_unpublished=request.include_unpublished,
+                kinds=m.KNOWLEDGE_KIND.words(request.kinds), unit_id=request.unit_id, limit=page.fetch,
+                offset=page.offset,
+            )
+        return rd.ListKnowledgeArticlesResponse(
+            articles=[m.knowledge_article(row) for row in rows[: page.limit]],
+            next_page_token=page.next_token(len(rows)),
+        )
+
+    @unary
+    async def GetKnowledgeArticle(self, request: rd.GetKnowledgeArticleRequest, context: Any) -> Any:
+        org, article = org_of(request), ids.required_uuid(request.article_id, "article_id")
+        async with self._store.tenant(org) as conn:
+            row = await knowledge_repo.get(conn, org, article)
+        if row is None:
+            raise NotFound(f"knowledge article {article} not found in organization {org}")
+        return rd.GetKnowledgeArticleResponse(article=m.knowledge_article(row))
+
+    @unary
+    async def GetSkillReference(self, request: rd.GetSkillReferenceRequest, context: Any) -> Any:
+        org = org_of(request)
+        title = ids.required_text(request.title, "title", max_length=300)
+        async with self._store.tenant(org) as conn:
+            row = await knowledge_repo.skill_reference(conn, org, unit_id=request.unit_id, title=title)
+        if row is None:
+            return rd.GetSkillReferenceResponse(found=False)
+        return rd.GetSkillReferenceResponse(found=True, reference=m.knowledge_article(row))
+
+    @unary
+    async def GetTurnExecution(self, request: rd.GetTurnExecutionRequest, context: Any) -> Any:
+        org, turn_id = org_of(request), turns.validate_turn_id(request.turn_id)
+        async with self._store.tenant(org) as conn:
+            row = await turns_repo.get(conn, org, turn_id)
+        if row is None:
+            raise NotFound(f"turn {turn_id} has no execution record in organization {org}")
+        return rd.GetTurnExecutionResponse(execution=m.turn_execution(row))
+
+    @unary
+    async def ListTurnExecutions(self, request: rd.ListTurnExecutionsRequest, context: Any) -> Any:
+        org = org_of(request)
+        contact = ids.optional_uuid(request.contact_id, "contact_id")
+        page = paging.page(request.page_size, request.page_token, default=50)
+        async with self._store.tenant(org) as conn:
+            rows = await turns_repo.list_page(
+                conn, org, contact=contact, outcomes=m.TURN_OUTCOME.words(request.outcomes),
+                include_tests=request.include_tests, since=m.when(request, "since"),
+                until=m.when(request, "until"), limit=page.fetch, offset=page.offset,
+            )
+        return rd.ListTurnExecutionsResponse(
+            executions=[m.turn_summary(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
+        )
+
+    @unary
+    async def GetTurnStats(self, request: rd.GetTurnStatsRequest, context: Any) -> Any:
+        org = org_of(request)
+        since = m.when(request, "since") or self._clock() - timedelta(hours=24)
+        async with self._store.tenant(org) as conn:
+            totals, by_outcome, vetoes = await turns_repo.stats(conn, org, since)
+        return rd.GetTurnStatsResponse(stats=turns.stats(totals, by_outcome, vetoes))
+
+    @unary
+    async def GetAgentConfiguration(self, request: rd.GetAgentConfigurationRequest, context: Any) -> Any:
+        org = org_of(request)
+        version = ids.optional_uuid(request.version_id, "version_id")
+        which = request.which or r.AGENT_VERSION_STATUS_PUBLISHED
+        if version is None and which not in (r.AGENT_VERSION_STATUS_PUBLISHED, r.AGENT_VERSION_STATUS_DRAFT):
+            raise InvalidArgument("which must be PUBLISHED or DRAFT (or give version_id)")
+        async with self._store.tenant(org) as conn:
+            if version is not None:
+                row = await agent_versions_repo.get(conn, org, version)
+            else:
+                row = await agent_versions_repo.by_status(conn, org, m.AGENT_VERSION_STATUS.word(which))
+        if row is None:
+            return rd.GetAgentConfigurationResponse(found=False)
+        return rd.GetAgentConfigurationResponse(found=True, version=m.agent_version(row))
+
+    @unary
+    async def ListAgentVersions(self, request: rd.ListAgentVersionsRequest, context: Any) -> Any:
+        org = org_of(request)
+        page = paging.page(request.page_size, request.page_token, default=20)
+        async with self._store.tenant(org) as conn:
+            rows = await agent_versions_repo.list_page(conn, org, limit=page.fetch, offset=page.offset)
+        return rd.ListAgentVersionsResponse(
+            versions=[m.agent_version(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
+        )
