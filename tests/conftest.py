@@ -24,3 +24,17 @@ def mesh() -> Iterator[RunningMesh]:
     finally:
         stop_mesh(running)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def data_folder() -> Iterator[Path]:
+    """A folder for a PostgreSQL data directory, outside pytest's basetemp.
+
+    The embedded server runs as another user when the tests run as root; pytest resets its
+    basetemp root to mode 0700 whenever another session starts, which would lock that user out.
+    """
+    folder = Path(tempfile.mkdtemp(prefix="balcao-test-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
 from balcao.kit.settings import ServiceSettings, grpc_port_field, peer_field
@@ -14,3 +15,6 @@ class Settings(ServiceSettings):
     grpc_port: int = grpc_port_field("seguranca")
     agenda_addr: str = peer_field("agenda")
     crm_addr: str = peer_field("crm")
+    # How long the model reviewer and classifier may take per attempt before counting as failed.
+    reviewer_timeout_seconds: float = Field(20.0, gt=0)
+    classifier_timeout_seconds: float = Field(15.0, gt=0)

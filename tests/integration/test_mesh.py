@@ -83,12 +83,3 @@ def test_the_gateway_answers_http(mesh: RunningMesh) -> None:
     with urllib.request.urlopen(f"http://127.0.0.1:{mesh.http_port}/healthz", timeout=5) as reply:
         assert reply.status == 200
         assert json.load(reply) == {"status": "ok"}
-
-
-def test_an_rpc_whose_issue_has_not_come_answers_unimplemented_to_an_allowed_caller(mesh: RunningMesh) -> None:
-    result = grpcurl(
-        "-H", f"authorization: Bearer {mesh.token('gateway')}",
-        "-d", json.dumps({"organization_id": "3f2a0c1e-0000-4000-8000-000000000001"}),
-        mesh.addr("seguranca"), "balcao.seguranca.v1.SegurancaService/GetGateChain",
-    )
-    assert "Code: Unimplemented" in result.stderr

@@ -32,8 +32,8 @@ def _children(pid: int) -> list[int]:
     return [int(p) for p in text.split()]
 
 
-def test_a_second_up_says_so_and_ctrl_c_stops_everything(tmp_path: Path) -> None:
-    data_dir = tmp_path / "quickstart"
+def test_a_second_up_says_so_and_ctrl_c_stops_everything(data_folder: Path) -> None:
+    data_dir = data_folder / "quickstart"
     mesh: RunningMesh = start_mesh(data_dir)
     try:
         assert "Balcão is up" in mesh.text()
@@ -52,7 +52,7 @@ def test_a_second_up_says_so_and_ctrl_c_stops_everything(tmp_path: Path) -> None
 
         other_folder = subprocess.run(
             [sys.executable, "-m", "balcao.cli", "up"],
-            env=mesh_env(tmp_path / "elsewhere", mesh.ports, mesh.http_port),
+            env=mesh_env(data_folder / "elsewhere", mesh.ports, mesh.http_port),
             capture_output=True, text=True, timeout=60, check=False,
         )
         assert other_folder.returncode != 0

@@ -107,11 +107,11 @@ async def test_sigterm_reports_not_serving_finishes_in_flight_calls_and_exits_ze
             process.kill()
 
 
-async def test_a_service_that_does_not_migrate_waits_for_the_schema_before_serving(tmp_path: Path) -> None:
+async def test_a_service_that_does_not_migrate_waits_for_the_schema_before_serving(data_folder: Path) -> None:
     """As in Kubernetes: the Job migrates, the service stays NOT_SERVING until it has."""
     from balcao.kit.embedded_pg import EmbeddedPostgres
 
-    server = EmbeddedPostgres(tmp_path / "db")
+    server = EmbeddedPostgres(data_folder / "db")
     await asyncio.to_thread(server.start)
     port = free_port()
     env = _env(port, DATABASE_URL=server.url, BALCAO_MIGRATE_ON_START="false")

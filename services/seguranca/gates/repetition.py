@@ -1,0 +1,55 @@
+"""`repetition`: near-identical (token Jaccard ≥ 0.8) to one of the last 20 messages this number sent.
+
+Anti-ban (a number repeating itself looks like a bulk sender) and anti-loop (an agent answering
+the same thing twice). Texts the owner wrote once for the reply catalog, the hand-off message
+and the holding reply are meant to repeat and are not judged.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from services.seguranca.context import Context
+from services.seguranca.facts import OutboundKind
+from services.seguranca.text import fold, words
+from services.seguranca.verdict import PASSED, GateResult, not_applicable, vetoed
+
+NAME = "repetition"
+THRESHOLD = 0.8
+WINDOW = 20
+
+GUIDANCE = (
+    "Esta mensagem é praticamente igual a uma que acabou de ser enviada: para o cliente, parece "
+    "uma resposta automática repetida. Escreva de outro jeito, respondendo ao que ele disse agora."
+)
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+# The sender's recent messages recur from one review to the next (a sliding window of 20).
+@lru_cache(maxsize=4096)
+def tokens(text: str) -> frozenset[str]:
+    return frozenset(words(fold(text)))
+
+
+def check(ctx: Context) -> GateResult:
+    kind = ctx.outbound.kind
+    if ctx.catalog_text or kind is OutboundKind.HANDOFF or kind is OutboundKind.HOLDING_REPLY:
+        return not_applicable(f"{NAME}:catalog_text")
+    draft = ctx.text.token_set
+    if not draft:
+        return PASSED
+    size = len(draft)
+    for sent in ctx.outbound.history.from_sender[:WINDOW]:
+        other = tokens(sent.text)
+        # |A∩B|/|A∪B| ≤ min/max of the sizes: most messages are ruled out without a set operation.
+        other_size = len(other)
+        if (other_size < THRESHOLD * size) if other_size < size else (size < THRESHOLD * other_size):
+            continue
+        if jaccard(draft, other) >= THRESHOLD:
+            return vetoed(NAME, "near_duplicate", GUIDANCE)
+    return PASSED

@@ -1,0 +1,366 @@
+"""`unbacked_claim`: a claim that an action happened, without the evidence that it did.
+
+"Está confirmado", "agendado para", "marcado", "registrei", "cancelei", "já remarquei": the
+customer believes it is done. What backs a claim:
+- about a booking: a CONFIRMED booking of the contact (pending ones never reach the evidence:
+  pending proves nothing) whose start, in the booking's own zone, matches every date and time
+  the claim names (weekday, day, month, year, "hoje"/"amanhã", hour and minute). The instant is
+  converted with the zone's rules for that date, so a booking after a DST change is compared at
+  its real local hour;
+- about a record (cancelled, registered, noted, saved): a read result of this turn that reports
+  that state (a record that exists).
+Questions, offers and negations are not claims ("Quer que fique agendado para terça?", "ainda não
+está confirmado"). Also the stall: "vou verificar a agenda" in a turn that could read the agenda
+and did not — it can look now, so it must not make the customer wait.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from services.seguranca.context import Context
+from services.seguranca.facts import ConfirmedBooking
+from services.seguranca.text import Sentence, fold, negated, words, words_before
+from services.seguranca.verdict import PASSED, GateResult, not_applicable, vetoed
+
+NAME = "unbacked_claim"
+
+_BOOKING_STEMS = r"(?:confirmad|agendad|marcad|remarcad|reservad)"
+_RECORD_STEMS = r"(?:cancelad|registrad|anotad|salv|cadastrad)"
+_BE = r"(?:esta|estao|ta|tao|fica|ficou|ficaram|foi|foram|tudo)"
+CLAIMS = re.compile(
+    rf"\b{_BE}\s+(?:\w+\s+)?(?:{_BOOKING_STEMS}|{_RECORD_STEMS})[oa]s?\b"
+    rf"|\b{_BOOKING_STEMS}[oa]s?\s+(?:para|pra|p/|no dia|na|no|as|com sucesso)\b"
+    rf"|\bcancelad[oa]s?\s+com sucesso\b"
+    r"|\b(?:confirmei|agendei|marquei|remarquei|reservei|cancelei|registrei|anotei|salvei|cadastrei|atualizei)\b"
+    r"|\bja\s+(?:confirmamos|agendamos|marcamos|remarcamos|reservamos|cancelamos|registramos|anotamos)\b"
+    r"|\b(?:confirmamos|agendamos|marcamos|remarcamos|reservamos|cancelamos)\s+(?:a sua|o seu|sua|seu|voce|te|lhe)\b"
+    r"|\b(?:sua vaga|seu horario|seu lugar|sua reserva)\s+(?:esta|ficou|ta|fica)\s+garantid[oa]\b"
+)
+# A participle opening the sentence, alone: "Agendado!", "Prontinho, confirmado."
+_OPENING = re.compile(rf"^\W*(?:(?:pronto|prontinho|feito|ok|certo|perfeito)\W+)?{_BOOKING_STEMS}[oa]s?\b")
+# Words before the claim in its sentence that make it an offer, a condition or a future.
+_HEDGES = frozenset(
+    {
+        "posso",
+        "podemos",
+        "poderia",
+        "poderiamos",
+        "quer",
+        "queira",
+        "gostaria",
+        "prefere",
+        "caso",
+        "se",
+        "quando",
+        "vou",
+        "vamos",
+        "irei",
+        "iremos",
+        "deixar",
+        "deixo",
+        "fique",
+    }
+)
+# Right before the claim: "pode ser agendado", "pode ficar marcado".
+_HEDGES_NEAR = frozenset({"pode", "ser", "ficar"})
+_BOOKING_NOUNS = re.compile(
+    r"\b(?:consulta|horario|agendamento|sessao|reserva|visita|aula|exame|atendimento|avaliacao|procedimento"
+    r"|retorno|encontro|compromisso|vaga|reuniao)"
+)
+# The words a claim cannot be made without; a message with none of them is not read further.
+_PARTICIPLES = (
+    "confirmad",
+    "agendad",
+    "marcad",
+    "remarcad",
+    "reservad",
+    "cancelad",
+    "registrad",
+    "anotad",
+    "cadastrad",
+    "garantid",
+    "salv",
+)
+CLAIM_WORDS = frozenset(
+    {p + end for p in _PARTICIPLES for end in ("o", "a", "os", "as")}
+    | {
+        "confirmei",
+        "agendei",
+        "marquei",
+        "remarquei",
+        "reservei",
+        "cancelei",
+        "registrei",
+        "anotei",
+        "salvei",
+        "cadastrei",
+        "atualizei",
+        "confirmamos",
+        "agendamos",
+        "marcamos",
+        "remarcamos",
+        "reservamos",
+        "cancelamos",
+        "registramos",
+        "anotamos",
+    }
+)
+_STALL_VERBS = frozenset(
+    {"verificar", "consultar", "checar", "olhar", "ver", "conferir", "olhada", "retorno", "digo", "falo", "passo"}
+)
+_STALL_OBJECTS = frozenset({"agenda", "horarios", "disponibilidade", "vagas"})
+STALL = re.compile(
+    r"\b(?:vou|vamos|deixa eu|deixe-me|deixe eu|irei|preciso|ja vou)\s+(?:so\s+)?"
+    r"(?:verificar|consultar|checar|olhar|ver|conferir|dar uma olhada)\s+(?:\w+\s+)?"
+    r"(?:a agenda|na agenda|os horarios|a disponibilidade|horarios disponiveis|as vagas|a nossa agenda)"
+    r"|\bja te (?:retorno|digo|falo|passo) (?:com )?os horarios\b"
+)
+
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro".split()
+    )
+}
+_WEEKDAYS = {"segunda": 0, "terca": 1, "quarta": 2, "quinta": 3, "sexta": 4, "sabado": 5, "domingo": 6}
+_TIME = re.compile(
+    r"\b([01]?\d|2[0-3])\s*h\s*([0-5]\d)?\b|\b([01]?\d|2[0-3]):([0-5]\d)\b"
+    r"|\b(?:as|a partir das|pras|para as)\s+([01]?\d|2[0-3])\b(?:\s*horas?)?(?!\s*(?:/|de\s+(?:"
+    + "|".join(_MONTHS)
+    + r")))"
+)
+_PERIOD = re.compile(r"^\s*(?:horas?\s+)?da (tarde|noite)")
+_DURATION_BEFORE = frozenset({"dura", "duracao", "durante", "por", "cerca", "leva", "mais", "menos"})
+_DATE_NUMERIC = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?\b")
+_DATE_WORDS = re.compile(r"\b(?:dia\s+)?(\d{1,2})(?:\s+de|/)\s+(" + "|".join(_MONTHS) + r")(?:\s+de\s+(\d{4}))?\b")
+_DAY_ONLY = re.compile(r"\bdia\s+(\d{1,2})\b(?!\s*(?:/|de\s+(?:" + "|".join(_MONTHS) + r")))")
+_WEEKDAY = re.compile(r"\b(" + "|".join(_WEEKDAYS) + r")(?:[- ]feira)?\b")
+_DIGIT = re.compile(r"\d")
+_MONTH_WORDS = frozenset(_MONTHS)
+_WEEKDAY_WORDS = frozenset(_WEEKDAYS)
+_RELATIVE_WORDS = frozenset({"hoje", "amanha"})
+_RELATIVE = re.compile(r"\b(depois de amanha|amanha|hoje)\b")
+
+NO_BOOKING = (
+    "Não diga que o horário está confirmado, marcado ou agendado: não há nenhuma reserva confirmada "
+    "deste cliente, e ele iria contar com um horário que não existe. Diga que o pedido de horário foi "
+    "recebido e que ele terá a confirmação assim que ela acontecer."
+)
+MISMATCH = (
+    "A data ou a hora citada não é a da reserva confirmada do cliente: ele poderia ir no dia ou no "
+    "horário errado. Use exatamente a data e a hora da reserva confirmada, ou não cite horário."
+)
+NO_RECORD = (
+    "Não diga que algo já foi cancelado, registrado ou anotado: nada neste atendimento mostra que "
+    "isso aconteceu, e o cliente acharia que está resolvido. Diga o que vai acontecer em seguida, "
+    "sem afirmar que já foi feito."
+)
+STALLED = (
+    "A agenda pode ser consultada agora: consulte os horários e responda com o que encontrar, em vez "
+    "de pedir que o cliente espere por um retorno."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """The date and time a claim names; None means it does not name that part."""
+
+    hour: int | None = None
+    minute: int | None = None
+    day: int | None = None
+    month: int | None = None
+    year: int | None = None
+    weekday: int | None = None
+    days_from_today: int | None = None
+
+    @property
+    def empty(self) -> bool:
+        return self == _NOTHING
+
+    def matches(self, local: datetime, today: date) -> bool:
+        checks = (
+            (self.hour, local.hour),
+            (self.minute, local.minute),
+            (self.day, local.day),
+            (self.month, local.month),
+            (self.year, local.year),
+            (self.weekday, local.weekday()),
+        )
+        if any(expected is not None and expected != actual for expected, actual in checks):
+            return False
+        return self.days_from_today is None or local.date() == today + timedelta(days=self.days_from_today)
+
+
+_NOTHING = Claimed()
+
+
+def claimed_moment(folded_sentence: str) -> Claimed:
+    """The date and time named in one (folded) sentence."""
+    fields: dict[str, int | None] = {}
+    tokens = frozenset(words(folded_sentence))
+    has_digit = _DIGIT.search(folded_sentence) is not None
+    if has_digit:
+        for m in _TIME.finditer(folded_sentence):
+            if set(words_before(folded_sentence, m.start(), 1)) & _DURATION_BEFORE:
+                continue
+            hour = int(m.group(1) or m.group(3) or m.group(5))
+            minute = int(m.group(2) or m.group(4) or 0)
+            if hour < 12 and _PERIOD.match(folded_sentence[m.end() :]):
+                hour += 12
+            fields.update(hour=hour, minute=minute)
+            break
+        numeric = _DATE_NUMERIC.search(folded_sentence) if "/" in folded_sentence else None
+        named = _DATE_WORDS.search(folded_sentence) if tokens & _MONTH_WORDS else None
+        if numeric and 1 <= int(numeric.group(1)) <= 31 and 1 <= int(numeric.group(2)) <= 12:
+            fields.update(day=int(numeric.group(1)), month=int(numeric.group(2)))
+            if numeric.group(3):
+                year = int(numeric.group(3))
+                fields["year"] = year + 2000 if year < 100 else year
+        elif named and 1 <= int(named.group(1)) <= 31:
+            fields.update(day=int(named.group(1)), month=_MONTHS[named.group(2)])
+            if named.group(3):
+                fields["year"] = int(named.group(3))
+        elif "dia" in tokens:
+            day = _DAY_ONLY.search(folded_sentence)
+            if day and 1 <= int(day.group(1)) <= 31:
+                fields["day"] = int(day.group(1))
+    if tokens & _WEEKDAY_WORDS:
+        weekday = _WEEKDAY.search(folded_sentence)
+        if weekday:
+            fields["weekday"] = _WEEKDAYS[weekday.group(1)]
+    if tokens & _RELATIVE_WORDS:
+        relative = _RELATIVE.search(folded_sentence)
+        if relative:
+            fields["days_from_today"] = {"hoje": 0, "amanha": 1, "depois de amanha": 2}[relative.group(1)]
+    return Claimed(**fields) if fields else _NOTHING
+
+
+def _zone(booking: ConfirmedBooking, fallback: ZoneInfo) -> ZoneInfo:
+    try:
+        return ZoneInfo(booking.time_zone) if booking.time_zone else fallback
+    except (ZoneInfoNotFoundError, ValueError):
+        return fallback
+
+
+def booking_backs(claimed: Claimed, bookings: tuple[ConfirmedBooking, ...], now: datetime, fallback: ZoneInfo) -> bool:
+    for booking in bookings:
+        zone = _zone(booking, fallback)
+        if claimed.matches(booking.starts_at.astimezone(zone), now.astimezone(zone).date()):
+            return True
+    return False
+
+
+def _is_claim(folded: str, sentence: Sentence, start: int) -> bool:
+    if sentence.is_question or negated(folded, start, 3):
+        return False
+    before = folded[sentence.start : start]
+    before_words = words(before)
+    if set(before_words) & _HEDGES or "assim que" in before:
+        return False
+    return not (set(before_words[-2:]) & _HEDGES_NEAR)
+
+
+_BOOKING_FAMILY = re.compile(r"confirm|agend|marc|marq|reserv|garant")
+_CANCEL_FAMILY = re.compile(r"cancel")
+_RECORD_FAMILY = re.compile(r"registr|anot|salv|cadastr|atualiz")
+
+GUIDANCE = {
+    "no_confirmed_booking": NO_BOOKING,
+    "booking_mismatch": MISMATCH,
+    "no_record": NO_RECORD,
+    "agenda_stall": STALLED,
+}
+
+
+def _reported(family: re.Pattern[str], ctx: Context) -> bool:
+    """A read result of this turn reports that state (a record that exists)."""
+    return any(family.search(fold(t.result_text)) for t in ctx.outbound.evidence.tool_results)
+
+
+def _judge_claim(ctx: Context, sentence: Sentence, claim: str) -> str | None:
+    """The problem with one claim, or None when the evidence backs it."""
+    bookings = ctx.outbound.evidence.bookings
+    claimed = claimed_moment(sentence.text)
+    if claimed.empty:
+        # "Prontinho, está confirmado! Te espero na terça às 10h.": the moment may follow.
+        following = ctx.text.sentence_after(sentence)
+        if following is not None and not following.is_question:
+            claimed = claimed_moment(following.text)
+    if _CANCEL_FAMILY.search(claim):
+        return None if _reported(_CANCEL_FAMILY, ctx) else "no_record"
+    if _RECORD_FAMILY.search(claim):
+        return None if _reported(_RECORD_FAMILY, ctx) else "no_record"
+    # "Está confirmado" about no booking, no date and no time may be about a record ("seu
+    # pagamento foi confirmado"): a confirmed booking or a read result reporting it backs it.
+    about_booking = not claimed.empty or bool(_BOOKING_NOUNS.search(sentence.text)) or "confirm" not in claim
+    if not about_booking:
+        return None if bookings or _reported(_BOOKING_FAMILY, ctx) else "no_record"
+    if not bookings:
+        return "no_confirmed_booking"
+    if not booking_backs(claimed, bookings, ctx.now, ctx.zone):
+        return "booking_mismatch"
+    return None
+
+
+def _stalls(ctx: Context) -> bool:
+    evidence = ctx.outbound.evidence
+    if not evidence.agenda_readable or evidence.agenda_consulted:
+        return False
+    tokens = ctx.text.token_set
+    if not (tokens & _STALL_VERBS and tokens & _STALL_OBJECTS):
+        return False
+    return any(
+        not sentence.is_question and STALL.search(sentence.text)
+        for sentence in ctx.text.sentences_with(tokens & _STALL_OBJECTS)
+    )
+
+
+def _claims(ctx: Context) -> list[tuple[Sentence, int, str]]:
+    """Every claim-shaped phrase: its sentence, its offset in the folded text and its words.
+
+    A claim is local (a few words around the participle or verb), so each occurrence of a
+    claim word is read in a small window of its sentence rather than the whole text.
+    """
+    text = ctx.text
+    hits = text.token_set & CLAIM_WORDS
+    if not hits:
+        return []
+    folded = text.folded
+    found: dict[int, tuple[Sentence, int, str]] = {}
+    for word in hits:
+        at = folded.find(word)
+        while at != -1:
+            sentence = text.sentence_around(at)
+            low, high = max(sentence.start, at - 30), min(sentence.end, at + len(word) + 20)
+            match = CLAIMS.search(folded, low, high)
+            if match is not None:
+                found[match.start()] = (sentence, match.start(), match.group(0))
+            else:
+                opening = _OPENING.match(folded[sentence.start : at + len(word) + 1])
+                if opening:
+                    found[at] = (sentence, at, opening.group(0))
+            at = folded.find(word, at + len(word))
+    return [found[k] for k in sorted(found)]
+
+
+def check(ctx: Context) -> GateResult:
+    if ctx.catalog_text:
+        return not_applicable(f"{NAME}:catalog_text")
+    folded = ctx.text.folded
+    problems: list[str] = []
+    for sentence, start, claim in _claims(ctx):
+        if _is_claim(folded, sentence, start):
+            problem = _judge_claim(ctx, sentence, claim)
+            if problem:
+                problems.append(problem)
+    if _stalls(ctx):
+        problems.append("agenda_stall")
+    if not problems:
+        return PASSED
+    ordered = list(dict.fromkeys(problems))
+    counts = {p: problems.count(p) for p in ordered}
+    return vetoed(NAME, ordered[0], " ".join(GUIDANCE[p] for p in ordered), counts=counts)

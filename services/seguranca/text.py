@@ -1,0 +1,289 @@
+"""Text helpers the gates share: accent folding that keeps offsets, sentences, money and percentages.
+
+`fold` lowercases and strips accents character by character, so an offset in the folded text is
+the same offset in the original: a gate matches on the folded text and still knows where it is.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+
+
+def _fold_table() -> dict[str, str]:
+    """Lowercase non-ASCII letters to their unaccented ASCII letter ("ã" → "a")."""
+    table: dict[str, str] = {}
+    for code in range(0x80, 0x250):
+        char = chr(code)
+        base = "".join(c for c in unicodedata.normalize("NFKD", char.lower()) if not unicodedata.combining(c))
+        if len(base) == 1 and base.isascii() and base.isalnum():
+            table[char] = base
+    return table
+
+
+_FOLD = _fold_table()
+# The Latin-1 part as a byte table: `bytes.translate` folds a pt-BR message in one C loop.
+_LATIN1 = bytes(ord(_FOLD.get(chr(b), " ")) if b >= 0x80 else b for b in range(256))
+
+
+def _beyond_latin1(error: UnicodeError) -> tuple[str, int]:
+    """Characters past Latin-1: a letter from the table, anything else (emoji, dashes, quotes) a space."""
+    assert isinstance(error, UnicodeEncodeError)
+    chunk = error.object[error.start : error.end]
+    return "".join(_FOLD.get(c, " ") for c in chunk), error.end
+
+
+codecs.register_error("seguranca.fold", _beyond_latin1)
+
+
+def fold(text: str) -> str:
+    """Lowercase without accents, one character for one character ("Ação" → "acao").
+
+    Emoji, symbols and letters of other scripts become spaces, so offsets in the folded text are
+    offsets in the original, and "confirmado✅" is the word "confirmado".
+    """
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a character whose lowercase is longer ("İ"): go one by one
+        lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    if lowered.isascii():
+        return lowered
+    return lowered.encode("latin-1", "seguranca.fold").translate(_LATIN1).decode("ascii")
+
+
+_PUNCTUATION = str.maketrans({c: " " for c in ".,!?;:()[]{}\"'/\\-$%*#@+=<>|~`^&"})
+
+
+def words(folded: str) -> list[str]:
+    """The words of a folded text (numbers included, punctuation dropped; `_` kept)."""
+    return folded.translate(_PUNCTUATION).split()
+
+
+_SENTENCE_END = re.compile(r"[.!?\n][.!?]*")
+# Abbreviations whose period does not end a sentence ("com a Dra. Ana").
+_ABBREVIATIONS = frozenset(
+    {"dr", "dra", "sr", "sra", "srta", "prof", "profa", "av", "n", "no", "tel", "ex", "obs", "aprox"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    start: int
+    end: int
+    text: str
+
+    @property
+    def is_question(self) -> bool:
+        return self.text.rstrip().endswith("?")
+
+
+def sentences(text: str) -> list[Sentence]:
+    """Sentences of a folded text with their offsets (ending punctuation included).
+
+    A sentence ends at `.`, `!` or `?` followed by a space or the end, and at every line break.
+    """
+    out: list[Sentence] = []
+    start = 0
+    size = len(text)
+    for match in _SENTENCE_END.finditer(text):
+        end = match.end()
+        if match.group()[0] != "\n":
+            if end < size and not text[end].isspace():
+                continue
+            if match.group() == ".":
+                before = text[max(0, match.start() - 5) : match.start()].split()
+                if before and before[-1] in _ABBREVIATIONS:
+                    continue
+        if text[start:end].strip():
+            out.append(Sentence(start, end, text[start:end]))
+        start = end
+    if text[start:].strip():
+        out.append(Sentence(start, size, text[start:]))
+    return out
+
+
+def _ends_sentence(text: str, at: int) -> bool:
+    """Whether the punctuation or line break at `at` ends a sentence (the rule of `sentences`)."""
+    char = text[at]
+    if char == "\n":
+        return True
+    after = at + 1
+    while after < len(text) and text[after] in ".!?":
+        after += 1
+    if after < len(text) and not text[after].isspace():
+        return False
+    if char == "." and (at == 0 or text[at - 1] != "."):
+        before = text[max(0, at - 5) : at].split()
+        if before and before[-1] in _ABBREVIATIONS:
+            return False
+    return True
+
+
+def _last_end_before(text: str, offset: int) -> int:
+    """The offset just after the sentence end before `offset` (0 when none)."""
+    limit = offset
+    while limit > 0:
+        at = max(
+            text.rfind(".", 0, limit), text.rfind("!", 0, limit), text.rfind("?", 0, limit), text.rfind("\n", 0, limit)
+        )
+        if at < 0:
+            return 0
+        if _ends_sentence(text, at):
+            end = at + 1
+            while end < offset and text[end] in ".!?":
+                end += 1
+            return end
+        limit = at
+    return 0
+
+
+_END_CHAR = re.compile(r"[.!?\n]")
+
+
+def _next_end_from(text: str, offset: int) -> int:
+    """The offset just after the first sentence end at or after `offset` (the end of the text when none)."""
+    size = len(text)
+    match = _END_CHAR.search(text, offset)
+    while match is not None:
+        at = match.start()
+        if _ends_sentence(text, at):
+            end = at + 1
+            while end < size and text[end] in ".!?":
+                end += 1
+            return end
+        match = _END_CHAR.search(text, at + 1)
+    return size
+
+
+_WORD = re.compile(r"\w+")
+
+
+def words_before(folded: str, offset: int, count: int) -> list[str]:
+    """The `count` words right before `offset` (folded text), nearest last."""
+    window = folded[max(0, offset - 12 * count) : offset]
+    return _WORD.findall(window)[-count:]
+
+
+_NEGATIONS = frozenset({"nao", "nunca", "nem", "sem", "jamais"})
+
+
+def negated(folded: str, offset: int, window: int = 3) -> bool:
+    """A negation among the few words before `offset` ("ainda não está confirmado")."""
+    return any(w in _NEGATIONS for w in words_before(folded, offset, window))
+
+
+class Folded:
+    """One message, folded once; its words and the sentences around an offset computed on demand."""
+
+    __slots__ = ("_around", "_tokens", "folded", "original")
+
+    def __init__(self, original: str) -> None:
+        self.original = original
+        self.folded = fold(original)
+        self._around: dict[int, Sentence] = {}
+        self._tokens: frozenset[str] | None = None
+
+    @property
+    def token_set(self) -> frozenset[str]:
+        if self._tokens is None:
+            self._tokens = frozenset(words(self.folded))
+        return self._tokens
+
+    def sentence_around(self, offset: int) -> Sentence:
+        """The sentence holding `offset`, found from there (no need to split the whole text)."""
+        cached = self._around.get(offset)
+        if cached is None:
+            start = _last_end_before(self.folded, offset)
+            end = _next_end_from(self.folded, max(offset, start))
+            cached = Sentence(start, end, self.folded[start:end])
+            self._around[offset] = cached
+        return cached
+
+    def sentence_after(self, sentence: Sentence) -> Sentence | None:
+        rest = self.folded[sentence.end :]
+        stripped = rest.lstrip()
+        if not stripped:
+            return None
+        return self.sentence_around(sentence.end + len(rest) - len(stripped))
+
+    def sentences_with(self, found: Iterable[str]) -> list[Sentence]:
+        """The sentences where any of `found` (substrings of the folded text) occurs, in order."""
+        hit: dict[int, Sentence] = {}
+        for word in found:
+            at = self.folded.find(word)
+            while at != -1:
+                sentence = self.sentence_around(at)
+                hit[sentence.start] = sentence
+                at = self.folded.find(word, at + len(word))
+        return [hit[k] for k in sorted(hit)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Money and percentages, compared by value ("R$ 280" == "R$ 280,00" == "280 reais")
+# ---------------------------------------------------------------------------------------------
+
+_NUMBER = r"(\d{1,3}(?:\.\d{3})+|\d+)(?:[,.](\d{1,2}))?(?!\d)"
+# Two patterns, each found from a literal ("r$", "reais"): a pattern that must try every
+# position of the text costs fifty times more.
+MONEY_SIGN = re.compile(rf"r\$\s*{_NUMBER}(\s*mil\b)?")
+MONEY_WORD = re.compile(r"(?<![\d,.$])(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?(\s*mil)?\s*(?:reais|real)")
+PERCENT = re.compile(r"(?<![\d,.])(\d{1,3}(?:[,.]\d{1,2})?)\s*(?:%|por\s*cento\b)")
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    cents: int
+    start: int
+    end: int
+
+
+def _cents(whole: str, fraction: str | None, thousands: bool) -> int:
+    value = Decimal(whole.replace(".", ""))
+    if fraction:
+        value += Decimal(fraction) / (10 ** len(fraction))
+    if thousands:
+        value *= 1000
+    return int((value * 100).to_integral_value())
+
+
+def money(folded: str) -> list[Amount]:
+    """Every money amount in a folded text, in centavos, in order."""
+    found: list[Amount] = []
+    at = folded.find("r$")
+    while at != -1:
+        m = MONEY_SIGN.match(folded, at)
+        if m:
+            found.append(Amount(_cents(m.group(1), m.group(2), bool(m.group(3))), m.start(), m.end()))
+        at = folded.find("r$", at + 2)
+    for word in ("reais", "real"):
+        at = folded.find(word)
+        while at != -1:
+            end = at + len(word)
+            if end == len(folded) or not folded[end].isalnum():
+                for m in MONEY_WORD.finditer(folded, max(0, at - 30), end):
+                    if m.end() == end and not any(a.start <= m.start() < a.end for a in found):
+                        found.append(Amount(_cents(m.group(1), m.group(2), bool(m.group(3))), m.start(), m.end()))
+            at = folded.find(word, end)
+    found.sort(key=lambda a: a.start)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Percent:
+    value: Decimal
+    start: int
+    end: int
+
+
+def percents(folded: str) -> Iterator[Percent]:
+    if "%" not in folded and "por" not in folded:
+        return
+    for m in PERCENT.finditer(folded):
+        yield Percent(Decimal(m.group(1).replace(",", ".")), m.start(), m.end())
+
+
+def digits(value: str) -> str:
+    return "".join(c for c in value if c.isdigit())
