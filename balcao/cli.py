@@ -5,6 +5,7 @@
     balcao migrate            upgrade every schema owner (crm, agenda, gateway)
     balcao token <caller>     a signed caller identity for grpcurl
     balcao db start|stop|url  the embedded PostgreSQL of the data folder
+    balcao report summary-p95 read-only: p95 length of the latest rolling_summary per contact (seed 001)
 """
 
 from __future__ import annotations
@@ -91,6 +92,62 @@ def cmd_db(args: argparse.Namespace) -> int:
     return 0
 
 
+# Seed 001: when this p95 passes 2,500 characters, turn ROLLING_SUMMARY_MAX_TOKENS on. By `seq`, not
+# `created_at` (which can tie): `seq` is the order the agent reads the latest checkpoint in.
+SUMMARY_P95_TRIGGER = 2500
+SUMMARY_P95_QUERY = """
+with u as (
+  select distinct on (organization_id, contact_id) length(rolling_summary) l
+  from crm.lead_checkpoints
+  order by organization_id, contact_id, seq desc
+)
+select percentile_cont(0.95) within group (order by l), count(*) from u
+"""
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    import json
+
+    import sqlalchemy as sa
+
+    from balcao.kit import db
+
+    url, started = db.resolve_database_url(os.environ.get("DATABASE_URL"), _data_dir())
+
+    async def measure() -> tuple[float | None, int] | None:
+        engine = db.create_engine(url, pool_size=1, app_role=False)
+        try:
+            async with engine.connect() as conn:
+                await conn.execute(sa.text("SET TRANSACTION READ ONLY"))
+                if await conn.scalar(sa.text("select to_regclass('crm.lead_checkpoints')")) is None:
+                    return None
+                p95, contacts = (await conn.execute(sa.text(SUMMARY_P95_QUERY))).one()
+                return (float(p95) if p95 is not None else None), int(contacts)
+        finally:
+            await engine.dispose()
+
+    try:
+        measured = asyncio.run(measure())
+    finally:
+        if started is not None:
+            started.stop()
+    if measured is None:
+        print("balcao report: crm.lead_checkpoints does not exist yet (run `balcao migrate`)", file=sys.stderr)
+        return 1
+    p95, contacts = measured
+    triggered = p95 is not None and p95 > SUMMARY_P95_TRIGGER
+    if args.json:
+        print(json.dumps({"contacts": contacts, "p95_chars": p95, "trigger_chars": SUMMARY_P95_TRIGGER,
+                          "triggered": triggered}))
+        return 0
+    print("rolling_summary of the latest checkpoint per contact (by seq)")
+    print(f"  contacts measured  {contacts}")
+    print(f"  p95 length         {'-' if p95 is None else f'{p95:.0f} characters'}")
+    verdict = "PASSED: turn ROLLING_SUMMARY_MAX_TOKENS on" if triggered else "not reached: keep the cap off"
+    print(f"  trigger            {SUMMARY_P95_TRIGGER} characters, {verdict}")
+    return 0
+
+
 def cmd_up(args: argparse.Namespace) -> int:
     from balcao.launcher import up
 
@@ -119,6 +176,11 @@ def main(argv: list[str] | None = None) -> int:
     database = sub.add_parser("db", help="the embedded PostgreSQL of the data folder")
     database.add_argument("action", choices=["start", "stop", "url"])
     database.set_defaults(func=cmd_db)
+
+    report = sub.add_parser("report", help="read-only measurements of the installation")
+    report.add_argument("name", choices=["summary-p95"])
+    report.add_argument("--json", action="store_true", help="one JSON object instead of the table")
+    report.set_defaults(func=cmd_report)
 
     args = parser.parse_args(argv)
     return int(args.func(args))

@@ -1,0 +1,237 @@
+"""Conversations with the offline default: replies hold only facts the context and tools gave.
+
+Every turn runs the real Draft path (prompts, loop, validation) with the offline model and
+the production tool executor over projection-shaped data. "Only facts from the tools" is
+checked the way a customer would be misled: every token with a digit in the reply (a date, a
+time, a price, an address number) must appear in what the context or a tool returned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from balcao.common.v1 import declaracao_pb2 as dc
+from balcao.conversador.v1 import conversador_pb2 as cv
+from balcao.models import conversador_format as fmt
+from balcao.models.offline import OfflineProvider
+from balcao.projection.v1 import projection_pb2 as pj
+from services.conversador.declaracao import quotes
+from services.conversador.service import Conversador
+from services.conversador.summary_cap import digit_tokens
+from tests.conversador.fakes import (
+    BOOKED,
+    CONTACT,
+    ORG,
+    UNIT,
+    FakeProjection,
+    agent,
+    customer,
+    projection_executor,
+    turn_context,
+)
+
+
+@dataclass
+class Turn:
+    response: cv.DraftResponse
+    projection: FakeProjection
+    sources: str
+
+    @property
+    def message(self) -> str:
+        return self.response.reply.message
+
+    @property
+    def declaracao(self) -> dc.DeclaracaoDoTurno:
+        return self.response.reply.declaracao
+
+    @property
+    def reads(self) -> list[str]:
+        return [name for name, _ in self.projection.calls]
+
+
+async def talk(
+    text: str, *, history: tuple[cv.ConversationMessage, ...] = (), projection: FakeProjection | None = None
+) -> Turn:
+    projection = projection or FakeProjection()
+    context = turn_context(booked=tuple(projection.booked), known=projection.agenda_known)
+    service = Conversador(OfflineProvider(), lambda scope: projection_executor(projection))
+    request = cv.DraftRequest(
+        organization_id=ORG,
+        contact_id=CONTACT,
+        unit_id=UNIT,
+        context=context,
+        new_messages=[customer(text)],
+        history=list(history),
+    )
+    response = await service._draft(request)
+    assert response.WhichOneof("result") == "reply", response.failure
+    results = [
+        p.tool_result.content
+        for step in response.tape.steps
+        for m in step.messages
+        for p in m.parts
+        if p.WhichOneof("content") == "tool_result"
+    ]
+    sources = "\n".join([fmt.dumps(fmt.turn_context(context)), *results])
+    turn = Turn(response, projection, sources)
+    assert_only_given_facts(turn)
+    assert_valid_declaracao(turn, "\n".join([*(m.text for m in history), text]))
+    return turn
+
+
+def assert_only_given_facts(turn: Turn) -> None:
+    invented = digit_tokens(turn.message) - digit_tokens(turn.sources)
+    assert not invented, f"facts no tool gave: {invented} in {turn.message!r}"
+    for slot_handle in ("H7K2", "M4N8", "P3Q9", "Z8M1", "K5T2"):
+        assert slot_handle not in turn.message  # an internal handle is never shown to the customer
+
+
+def assert_valid_declaracao(turn: Turn, conversation: str) -> None:
+    declaracao = turn.declaracao
+    assert declaracao.nada_a_declarar == (not declaracao.intencoes and not declaracao.promessas)
+    for intencao in declaracao.intencoes:
+        assert quotes(intencao.evidencia, conversation)
+
+
+async def test_booking_offers_only_free_times_then_promises_the_chosen_one() -> None:
+    first = await talk("Oi! Quero marcar uma limpeza amanhã de manhã")
+    assert first.reads == ["CheckAvailability"]
+    asked = first.projection.calls[0][1]
+    assert (asked.service, asked.from_date, asked.part_of_day) == ("Limpeza", "2024-11-06", pj.PART_OF_DAY_MORNING)
+    assert "quarta-feira, 6 de novembro, 09:00" in first.message
+    assert "16:00" not in first.message  # afternoon slot, not asked for
+    assert [i.categoria for i in first.declaracao.intencoes] == [dc.CATEGORIA_QUER_AGENDAR]
+    assert not first.declaracao.promessas
+
+    second = await talk(
+        "Pode ser às 9h",
+        history=(customer("Oi! Quero marcar uma limpeza amanhã de manhã"), agent(first.message)),
+    )
+    assert "Vou pedir a marcação de limpeza para quarta-feira, 6 de novembro, 09:00" in second.message
+    [promessa] = second.declaracao.promessas
+    assert "quarta-feira, 6 de novembro, 09:00" in promessa.o_que and "H7K2" in promessa.o_que
+    assert not promessa.HasField("prazo")
+
+
+async def test_a_time_that_is_not_free_is_not_promised() -> None:
+    turn = await talk("Quero marcar uma consulta de avaliação na quarta às 11h")
+    assert "O horário que você pediu não está livre" in turn.message
+    assert "09:00" in turn.message and not turn.declaracao.promessas
+
+
+async def test_rescheduling_reads_the_agenda_then_the_free_times() -> None:
+    turn = await talk("Preciso remarcar minha consulta para sexta")
+    assert turn.reads == ["ListMyAppointments", "CheckAvailability"]
+    assert "quinta-feira, 7 de novembro de 2024, 10:00" in turn.message  # the booking, from the agenda
+    assert "sexta-feira, 8 de novembro, 10:00" in turn.message  # the only free time on Friday
+    assert turn.projection.calls[1][1].service == "Consulta de avaliação"
+    assert [i.categoria for i in turn.declaracao.intencoes] == [dc.CATEGORIA_QUER_REMARCAR]
+    assert turn.response.reply.used_agenda_tool
+
+    chosen = await talk(
+        "sexta às 10h está ótimo",
+        history=(customer("Preciso remarcar minha consulta para sexta"), agent(turn.message)),
+    )
+    [promessa] = chosen.declaracao.promessas
+    assert promessa.o_que.startswith("pedir a remarcação de consulta de avaliação")
+    assert "sexta-feira, 8 de novembro, 10:00" in promessa.o_que
+
+
+async def test_rescheduling_with_an_unreadable_agenda_says_so_and_promises_a_person() -> None:
+    turn = await talk("Quero remarcar minha consulta", projection=FakeProjection(agenda_known=False))
+    assert "Não consegui consultar a sua agenda agora" in turn.message
+    assert "nenhum compromisso" not in turn.message.lower()
+    assert turn.declaracao.promessas
+
+
+async def test_price_comes_from_what_the_business_authorised_or_its_references() -> None:
+    cleaning = await talk("Quanto custa a limpeza?")
+    assert "Limpeza: R$ 150,00" in cleaning.message and "280" not in cleaning.message
+    assert cleaning.reads == []  # the authorised prices were already in the context
+    assert [i.categoria for i in cleaning.declaracao.intencoes] == [dc.CATEGORIA_PERGUNTA_PRECO]
+
+    whitening = await talk("Quanto custa o clareamento?")
+    assert "Clareamento: R$ 900,00 em 2 sessões." in whitening.message
+    assert "ReadSkillReference" in whitening.reads
+
+    unknown = await talk("Quanto custa uma coroa de porcelana?")
+    assert "Não tenho esse valor" in unknown.message
+    assert [p.o_que for p in unknown.declaracao.promessas] == ["pedir para a equipe informar o valor ao cliente"]
+
+
+async def test_opting_out_is_confirmed_and_declared() -> None:
+    turn = await talk("Por favor, não quero mais receber mensagens de vocês")
+    assert "Não vamos mais enviar mensagens" in turn.message
+    assert turn.reads == []
+    [intencao] = turn.declaracao.intencoes
+    assert intencao.categoria == dc.CATEGORIA_OPT_OUT
+    assert intencao.evidencia == "Por favor, não quero mais receber mensagens de vocês"
+    assert [p.o_que for p in turn.declaracao.promessas] == ["não enviar mais mensagens a este cliente"]
+
+
+async def test_cancelling_asks_for_confirmation_then_promises() -> None:
+    asked = await talk("Quero cancelar minha consulta")
+    assert "Confirma que quer cancelar?" in asked.message and not asked.declaracao.promessas
+    confirmed = await talk(
+        "Sim, pode cancelar", history=(customer("Quero cancelar minha consulta"), agent(asked.message))
+    )
+    [promessa] = confirmed.declaracao.promessas
+    assert promessa.o_que.startswith("pedir o cancelamento de consulta de avaliação")
+
+
+async def test_hours_address_and_a_person() -> None:
+    hours = await talk("Vocês atendem no sábado?")
+    assert "sábado, 8h às 12h" in hours.message
+    where = await talk("Onde fica a clínica?")
+    assert "Rua das Flores, 120" in where.message
+    person = await talk(
+        "Quero falar com um atendente",
+        projection=FakeProjection(
+            open_cases=[pj.HumanCaseView(subject="dúvida sobre reembolso", status="com a equipe")]
+        ),
+    )
+    assert "dúvida sobre reembolso" in person.message
+    assert [i.categoria for i in person.declaracao.intencoes] == [dc.CATEGORIA_PEDE_HUMANO]
+
+
+async def test_a_greeting_declares_nothing_and_says_what_it_is() -> None:
+    turn = await talk("Oi, boa noite")
+    assert turn.message == "Olá, Maria! Aqui é o assistente virtual de Clínica Sorriso. Como posso ajudar?"
+    assert turn.declaracao.nada_a_declarar and turn.reads == []
+
+
+async def test_a_question_it_cannot_answer_is_not_answered() -> None:
+    turn = await talk("Vocês fazem implante com anestesia geral?")
+    assert turn.reads == ["SearchKnowledge"]
+    assert "Não tenho essa informação" in turn.message
+    assert not any(ch.isdigit() for ch in turn.message)
+
+
+async def test_the_offline_closing_keeps_requests_and_marks_an_unknown_agenda() -> None:
+    turn = await talk("Preciso remarcar minha consulta para sexta")
+    service = Conversador(OfflineProvider(), lambda scope: projection_executor())
+    request = cv.CloseRequest(
+        organization_id=ORG,
+        contact_id=CONTACT,
+        new_messages=[customer("Preciso remarcar minha consulta para sexta")],
+        tape=turn.response.tape,
+        sent=cv.SentReply(text=turn.message, delivered=True),
+        declaracao=turn.declaracao,
+        previous_checkpoint=cv.CheckpointContent(
+            rolling_summary="Agenda atual: consulta em 7/11.\nPrefere horários pela manhã.", next_action="x"
+        ),
+    )
+    request.agenda_unknown.reason = "timeout"
+    closed = await service._close(request)
+    summary = closed.checkpoint.rolling_summary
+    assert "Agenda atual: desconhecida" in summary and "consulta em 7/11" not in summary
+    assert "Prefere horários pela manhã." in summary
+    assert "quer remarcar" in summary
+    assert closed.checkpoint.next_action == "remarcar para o horário que o cliente escolher entre os oferecidos"
+
+    request.agenda.CopyFrom(pj.AppointmentsView(appointments_known=pj.AGENDA_KNOWLEDGE_KNOWN, appointments=[BOOKED]))
+    known = await service._close(request)
+    assert (
+        "Agenda atual: Consulta de avaliação em quinta-feira, 7 de novembro de 2024" in known.checkpoint.rolling_summary
+    )
