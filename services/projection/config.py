@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
 from balcao.kit.settings import ServiceSettings, grpc_port_field, peer_field
@@ -14,3 +15,5 @@ class Settings(ServiceSettings):
     grpc_port: int = grpc_port_field("projection")
     crm_addr: str = peer_field("crm")
     agenda_addr: str = peer_field("agenda")
+    # Deadline of each raw read of crm or agenda; a read past it fails (the agenda's as unknown).
+    read_timeout_seconds: float = Field(5.0, gt=0)

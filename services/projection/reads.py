@@ -1,0 +1,202 @@
+"""The raw reads: crm's CrmReadService and agenda's AgendaReadService, and the one write.
+
+I/O only: each method calls the raw services (concurrently where a view needs several
+reads) and returns their answers untouched; the pure projection modules make them business
+facts. A failed call becomes `ReadFailed` carrying its gRPC status. The only write projection
+makes is `raise_unmapped`: a Central item for an error code that has no consequence yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import Any
+
+import grpc
+
+from balcao.agenda.v1 import agenda_read_pb2, agenda_read_pb2_grpc
+from balcao.crm.v1 import crm_read_pb2, crm_read_pb2_grpc, crm_resources_pb2, crm_write_pb2, crm_write_pb2_grpc
+from services.projection.lead import RawLead
+from services.projection.turn import RawTurn
+
+log = logging.getLogger(__name__)
+
+ACTIVITIES_READ = 20
+
+
+class ReadFailed(Exception):
+    """A raw read did not answer; `status` is its gRPC status."""
+
+    def __init__(self, rpc: str, status: grpc.StatusCode, details: str) -> None:
+        super().__init__(f"{rpc}: {status.name} {details}")
+        self.rpc, self.status, self.details = rpc, status, details
+
+
+class Reads:
+    def __init__(self, crm: grpc.aio.Channel, agenda: grpc.aio.Channel, timeout: float) -> None:
+        self._crm = crm_read_pb2_grpc.CrmReadServiceStub(crm)
+        self._crm_write = crm_write_pb2_grpc.CrmWriteServiceStub(crm)
+        self._agenda = agenda_read_pb2_grpc.AgendaReadServiceStub(agenda)
+        self._timeout = timeout
+
+    async def _call(self, rpc: str, stub: Any, request: Any) -> Any:
+        try:
+            return await getattr(stub, rpc)(request, timeout=self._timeout)
+        except grpc.aio.AioRpcError as exc:
+            raise ReadFailed(rpc, exc.code(), exc.details() or "") from None
+
+    async def _all(self, *calls: Awaitable[Any]) -> list[Any]:
+        results = await asyncio.gather(*calls, return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+        return results
+
+    # --- crm ----------------------------------------------------------------------------
+
+    async def organization(self, org: str) -> crm_resources_pb2.Organization:
+        response = await self._call(
+            "GetOrganization", self._crm, crm_read_pb2.GetOrganizationRequest(organization_id=org)
+        )
+        return response.organization
+
+    async def lead(self, org: str, contact: str) -> RawLead:
+        crm = self._crm
+        organization, contact_response, state, checkpoint, cases, follow_ups, activities = await self._all(
+            self.organization(org),
+            self._call("GetContact", crm, crm_read_pb2.GetContactRequest(organization_id=org, contact_id=contact)),
+            self._call(
+                "GetLeadState", crm, crm_read_pb2.GetLeadStateRequest(organization_id=org, contact_id=contact)
+            ),
+            self._call(
+                "LatestCheckpoint", crm, crm_read_pb2.LatestCheckpointRequest(organization_id=org, contact_id=contact)
+            ),
+            self._call(
+                "ListHumanCases", crm, crm_read_pb2.ListHumanCasesRequest(organization_id=org, contact_id=contact)
+            ),
+            self._call(
+                "ListFollowUps",
+                crm,
+                crm_read_pb2.ListFollowUpsRequest(
+                    organization_id=org, contact_id=contact, statuses=[crm_resources_pb2.FOLLOW_UP_STATUS_PENDING]
+                ),
+            ),
+            self._call(
+                "ListActivities",
+                crm,
+                crm_read_pb2.ListActivitiesRequest(organization_id=org, contact_id=contact, page_size=ACTIVITIES_READ),
+            ),
+        )
+        return RawLead(
+            organization=organization,
+            contact=contact_response.contact,
+            lead_state=state,
+            checkpoint=checkpoint,
+            cases=cases,
+            follow_ups=follow_ups,
+            activities=activities,
+        )
+
+    async def turn(self, org: str, contact: str, unit: str) -> RawTurn:
+        lead, agent, references, appointments = await self._all(
+            self.lead(org, contact),
+            self.agent(org),
+            self._call(
+                "ListKnowledgeArticles",
+                self._crm,
+                crm_read_pb2.ListKnowledgeArticlesRequest(
+                    organization_id=org, kinds=[crm_resources_pb2.KNOWLEDGE_KIND_SKILL_REFERENCE], unit_id=unit
+                ),
+            ),
+            self.appointments(org, contact),
+        )
+        return RawTurn(lead=lead, unit_id=unit, agent=agent, references=references, appointments=appointments)
+
+    async def agent(self, org: str) -> crm_read_pb2.GetAgentConfigurationResponse:
+        return await self._call(
+            "GetAgentConfiguration",
+            self._crm,
+            crm_read_pb2.GetAgentConfigurationRequest(
+                organization_id=org, which=crm_resources_pb2.AGENT_VERSION_STATUS_PUBLISHED
+            ),
+        )
+
+    async def search(self, org: str, query: str, unit: str, limit: int) -> crm_read_pb2.SearchKnowledgeResponse:
+        return await self._call(
+            "SearchKnowledge",
+            self._crm,
+            crm_read_pb2.SearchKnowledgeRequest(organization_id=org, query=query, unit_id=unit, limit=limit),
+        )
+
+    async def notes(self, org: str, contact: str) -> tuple[str, crm_read_pb2.ListLeadNotesResponse]:
+        organization, notes = await self._all(
+            self.organization(org),
+            self._call(
+                "ListLeadNotes", self._crm, crm_read_pb2.ListLeadNotesRequest(organization_id=org, contact_id=contact)
+            ),
+        )
+        return organization.time_zone, notes
+
+    async def skill_reference(self, org: str, unit: str, title: str) -> crm_read_pb2.GetSkillReferenceResponse:
+        return await self._call(
+            "GetSkillReference",
+            self._crm,
+            crm_read_pb2.GetSkillReferenceRequest(organization_id=org, unit_id=unit, title=title),
+        )
+
+    # --- agenda -------------------------------------------------------------------------
+
+    async def appointments(self, org: str, contact: str) -> agenda_read_pb2.ListContactAppointmentsResponse | None:
+        """The contact's appointments, or None when the agenda could not be read (unknown)."""
+        try:
+            return await self._call(
+                "ListContactAppointments",
+                self._agenda,
+                agenda_read_pb2.ListContactAppointmentsRequest(organization_id=org, contact_id=contact),
+            )
+        except ReadFailed as exc:
+            log.warning("agenda could not be read; appointments unknown", extra={"status": exc.status.name})
+            return None
+
+    async def agenda_catalog(
+        self, org: str
+    ) -> tuple[str, agenda_read_pb2.ListServicesResponse, agenda_read_pb2.ListResourcesResponse]:
+        organization, services, resources = await self._all(
+            self.organization(org),
+            self._call("ListServices", self._agenda, agenda_read_pb2.ListServicesRequest(organization_id=org)),
+            self._call("ListResources", self._agenda, agenda_read_pb2.ListResourcesRequest(organization_id=org)),
+        )
+        return organization.time_zone, services, resources
+
+    async def availability(
+        self, request: agenda_read_pb2.CheckAvailabilityRequest
+    ) -> agenda_read_pb2.CheckAvailabilityResponse:
+        return await self._call("CheckAvailability", self._agenda, request)
+
+    # --- the one write ------------------------------------------------------------------
+
+    async def raise_unmapped(self, org: str, contact: str, code: str) -> None:
+        """A Central item saying `code` has no consequence yet; failures are logged, not raised."""
+        request = crm_write_pb2.RaiseCentralItemRequest(
+            organization_id=org,
+            kind=crm_resources_pb2.CENTRAL_ITEM_KIND_UNMAPPED_ERROR,
+            severity=crm_resources_pb2.CENTRAL_ITEM_SEVERITY_WARNING,
+            title_pt="Erro sem explicação cadastrada para o cliente",
+            body_pt=(
+                "O assistente recebeu um erro que ainda não tem uma explicação em linguagem de cliente e "
+                "respondeu com uma frase genérica. O código técnico está neste item: peça ao suporte que "
+                "cadastre a explicação desse erro na projeção."
+            ),
+            code=code,
+            contact_id=contact,
+            dedup_key=f"projection:unmapped:{code}",
+            raised_by=crm_resources_pb2.Actor(kind=crm_resources_pb2.ACTOR_KIND_SYSTEM, name="projection"),
+        )
+        try:
+            await self._crm_write.RaiseCentralItem(request, timeout=self._timeout)
+        except grpc.aio.AioRpcError as exc:
+            log.error(
+                "could not raise the Central item of an unmapped error code",
+                extra={"code": code, "status": exc.code().name},
+            )
