@@ -6,6 +6,8 @@
     balcao token <caller>     a signed caller identity for grpcurl
     balcao db start|stop|url  the embedded PostgreSQL of the data folder
     balcao report summary-p95 read-only: p95 length of the latest rolling_summary per contact (seed 001)
+    balcao seed-demo          create the demo clinic (through the write RPCs)
+    balcao chat --org demo --phone +5511…   talk to the agent from the terminal
 """
 
 from __future__ import annotations
@@ -154,6 +156,71 @@ def cmd_up(args: argparse.Namespace) -> int:
     return up(_data_dir())
 
 
+def _peer_address(service: str) -> str:
+    explicit = os.environ.get(f"BALCAO_{service.upper()}_ADDR")
+    if explicit:
+        return explicit
+    port = os.environ.get(f"BALCAO_{service.upper()}_GRPC_PORT") or str(SERVICES[service].grpc_port)
+    return f"localhost:{port}"
+
+
+def _token(caller: str, program: str) -> str | None:
+    from balcao.kit.identity import mint_token
+    from balcao.launcher import read_mesh_secret
+
+    secret = os.environ.get("BALCAO_MESH_SECRET") or read_mesh_secret(_data_dir())
+    if not secret:
+        print(f"{program}: missing setting BALCAO_MESH_SECRET (and no secret in {_data_dir()})", file=sys.stderr)
+        return None
+    return mint_token(secret.encode(), caller, ttl=3600)
+
+
+def cmd_seed_demo(args: argparse.Namespace) -> int:
+    import grpc
+
+    from balcao.demo import seed
+
+    token = _token("gateway", "balcao seed-demo")
+    if token is None:
+        return 2
+    try:
+        seeded = seed(_peer_address("crm"), _peer_address("agenda"), token)
+    except grpc.RpcError as exc:
+        print(f"balcao seed-demo: {exc.code().name}: {exc.details()}", file=sys.stderr)  # type: ignore[attr-defined]
+        return 1
+    state = "criada" if seeded.created else "já existia"
+    print(f"Clínica de demonstração {state}: {seeded.organization_id}")
+    print("Converse com ela: balcao chat --org demo --phone +5511987654321")
+    return 0
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    import grpc
+
+    from balcao.chat import ChatError, run
+
+    token = _token("admin", "balcao chat")
+    if token is None:
+        return 2
+    try:
+        return run(
+            gateway_address=_peer_address("gateway"),
+            crm_address=_peer_address("crm"),
+            token=token,
+            organization=args.org,
+            phone=args.phone,
+            say=args.say,
+            as_json=args.json,
+            explain=args.explain,
+        )
+    except ChatError as exc:
+        print(f"balcao chat: {exc}", file=sys.stderr)
+        return 1
+    except grpc.RpcError as exc:
+        print(f"balcao chat: {exc.code().name}: {exc.details()}", file=sys.stderr)  # type: ignore[attr-defined]
+        return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="balcao", description="Balcão: the agent mesh.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -181,6 +248,16 @@ def main(argv: list[str] | None = None) -> int:
     report.add_argument("name", choices=["summary-p95"])
     report.add_argument("--json", action="store_true", help="one JSON object instead of the table")
     report.set_defaults(func=cmd_report)
+
+    sub.add_parser("seed-demo", help="create the demo clinic").set_defaults(func=cmd_seed_demo)
+
+    chat = sub.add_parser("chat", help="talk to the agent from the terminal")
+    chat.add_argument("--org", required=True, help="organisation id, or a word of its name (demo)")
+    chat.add_argument("--phone", required=True, help="the customer's phone (+5511…)")
+    chat.add_argument("--explain", action="store_true", help="show the declaração, the vetoes and the trace id")
+    chat.add_argument("--say", help="send one message, print the reply and exit")
+    chat.add_argument("--json", action="store_true", help="with --say: print one JSON object")
+    chat.set_defaults(func=cmd_chat)
 
     args = parser.parse_args(argv)
     return int(args.func(args))

@@ -1,4 +1,10 @@
-"""Settings of the gateway service (environment prefix `BALCAO_GATEWAY_`)."""
+"""Settings of the gateway service (environment prefix `BALCAO_GATEWAY_`).
+
+Besides the peers' addresses, the turn runtime's knobs: the default debounce (an organisation's
+own `runtime.debounce_ms` wins), the claim lease, the retries of a failed turn and of a send, the
+worker's concurrency. The model variables (`ANTHROPIC_API_KEY`, …) come from `ModelSettings`;
+the gateway calls a model only to choose the unit when an organisation has several.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +13,10 @@ from pydantic_settings import SettingsConfigDict
 
 from balcao.kit.mesh import SERVICES
 from balcao.kit.settings import DatabaseSettings, grpc_port_field, peer_field
+from balcao.models.selection import ModelSettings
 
 
-class Settings(DatabaseSettings):
+class Settings(DatabaseSettings, ModelSettings):
     model_config = SettingsConfigDict(env_prefix="BALCAO_GATEWAY_", extra="ignore", populate_by_name=True)
 
     service_name: str = "gateway"
@@ -21,3 +28,34 @@ class Settings(DatabaseSettings):
     crm_addr: str = peer_field("crm")
     agenda_addr: str = peer_field("agenda")
     http_port: int = Field(SERVICES["gateway"].http_port, ge=0, le=65535)
+
+    # Quiet time after a contact's last message before the turn starts, when the organisation
+    # sets none (`runtime.debounce_ms` = 0).
+    default_debounce_ms: int = Field(4000, ge=0)
+    # The longest a burst is held from its first message, when the organisation sets none.
+    default_debounce_cap_ms: int = Field(30000, ge=0)
+    # How long a replica's claim on a contact lasts without being renewed.
+    claim_lease_seconds: float = Field(30.0, gt=0)
+    # Attempts of a turn before it is given up (a Central item is raised then).
+    turn_max_attempts: int = Field(5, ge=1, le=20)
+    # The first retry's delay; each next one doubles, up to `turn_retry_max_seconds`.
+    turn_retry_base_seconds: float = Field(2.0, gt=0)
+    turn_retry_max_seconds: float = Field(300.0, gt=0)
+    # Attempts of one send before it is a permanent failure, and the pause between them.
+    send_attempts: int = Field(3, ge=1, le=10)
+    send_retry_seconds: float = Field(1.0, ge=0)
+    # Turns (of different contacts) one replica runs at once.
+    worker_concurrency: int = Field(32, ge=1)
+    # The scan for due contacts runs at least this often (other replicas' messages, retries).
+    worker_poll_seconds: float = Field(1.0, gt=0)
+    # Organisation settings and the agent configuration are reused for this long.
+    config_cache_seconds: float = Field(2.0, ge=0)
+    # Seconds a call to a peer may take; the Conversador's calls run a model and get longer.
+    peer_timeout_seconds: float = Field(15.0, gt=0)
+    conversador_timeout_seconds: float = Field(180.0, gt=0)
+    # Earlier messages given to the Conversador as the conversation so far.
+    history_messages: int = Field(20, ge=0, le=200)
+    # Times the runtime drafts again because the customer wrote while the draft was written.
+    max_redrafts: int = Field(2, ge=0, le=5)
+    # Whether this replica consumes proactive-turn events from crm's queue.
+    proactive_consumer_enabled: bool = True

@@ -1,0 +1,100 @@
+"""The gateway's runtime assembled: peers, configuration cache, runner, worker, proactive consumer.
+
+`server.build` starts it once the database is up; tests and the benchmark build it the same way
+with their own channels or model, so what they run is what production runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from balcao.models.base import ModelProvider
+from balcao.models.selection import select_provider
+from services.gateway.config import Settings
+from services.gateway.configuration import ConfigCache
+from services.gateway.intake import Intake, TurnWatch
+from services.gateway.outbound import ChannelRegistry
+from services.gateway.peers import Peers
+from services.gateway.proactive import ProactiveConsumer
+from services.gateway.runtime import RuntimeOptions, TurnRunner
+from services.gateway.worker import Worker, replica_name
+
+
+@dataclass
+class GatewayApp:
+    settings: Settings
+    engine: AsyncEngine
+    peers: Peers
+    channels: ChannelRegistry
+    intake: Intake
+    runner: TurnRunner
+    worker: Worker
+    consumer: ProactiveConsumer | None
+    watch: TurnWatch
+
+    @classmethod
+    def build(
+        cls,
+        settings: Settings,
+        engine: AsyncEngine,
+        *,
+        channels: ChannelRegistry | None = None,
+        model: ModelProvider | None = None,
+        replica: str | None = None,
+    ) -> GatewayApp:
+        peers = Peers.open(
+            settings, timeout=settings.peer_timeout_seconds, conversador_timeout=settings.conversador_timeout_seconds
+        )
+        channels = channels or ChannelRegistry.default()
+        configs = ConfigCache(peers, settings.config_cache_seconds)
+        watch = TurnWatch()
+        runner = TurnRunner(
+            engine=engine,
+            peers=peers,
+            configs=configs,
+            channels=channels,
+            model=model or select_provider(settings),
+            options=RuntimeOptions(
+                max_attempts=settings.turn_max_attempts,
+                retry_base_seconds=settings.turn_retry_base_seconds,
+                retry_max_seconds=settings.turn_retry_max_seconds,
+                history_messages=settings.history_messages,
+                max_redrafts=settings.max_redrafts,
+            ),
+            send_attempts=settings.send_attempts,
+            send_retry_seconds=settings.send_retry_seconds,
+            on_finished=watch.notify,
+        )
+        name = replica or replica_name()
+        worker = Worker(
+            engine,
+            runner,
+            concurrency=settings.worker_concurrency,
+            lease_seconds=settings.claim_lease_seconds,
+            poll_seconds=settings.worker_poll_seconds,
+            replica=name,
+        )
+        intake = Intake(
+            engine=engine,
+            peers=peers,
+            configs=configs,
+            wake=worker.wake,
+            watch=watch,
+            default_debounce_ms=settings.default_debounce_ms,
+            default_debounce_cap_ms=settings.default_debounce_cap_ms,
+        )
+        consumer = ProactiveConsumer(peers, intake, consumer=name) if settings.proactive_consumer_enabled else None
+        return cls(settings, engine, peers, channels, intake, runner, worker, consumer, watch)
+
+    def start(self) -> None:
+        self.worker.start()
+        if self.consumer is not None:
+            self.consumer.start()
+
+    async def stop(self) -> None:
+        if self.consumer is not None:
+            await self.consumer.stop()
+        await self.worker.stop(self.settings.stop_grace_seconds)
+        await self.peers.close()

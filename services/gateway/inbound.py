@@ -1,0 +1,154 @@
+"""Checking and normalising one inbound message before it is stored (seed 003 §3).
+
+The HTTP edge (Evolution, web) normalises the provider's payload into an `InboundMessage`; this
+module checks what the runtime relies on (an organisation, a channel instance, a sender, a
+message id) and normalises the phone once more, so the deduplication key is the same however the
+number was written. Bad input raises `InvalidInbound` with a sentence naming the field; nothing
+is stored then.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC
+from uuid import UUID
+
+import phonenumbers
+
+from balcao.gateway.v1 import gateway_pb2 as gw
+from services.gateway.records import NewInbound
+
+MAX_TEXT_CHARS = 20_000
+MAX_ID_CHARS = 200
+
+CHANNEL_NAMES = {gw.CHANNEL_WHATSAPP: "whatsapp", gw.CHANNEL_WEB: "web", gw.CHANNEL_TEST: "test"}
+MESSAGE_TYPE_NAMES = {
+    value: name.removeprefix("MESSAGE_TYPE_").lower()
+    for name, value in gw.MessageType.items()
+    if value != gw.MESSAGE_TYPE_UNSPECIFIED
+}
+
+# What the Conversador reads about content it cannot see, in pt-BR.
+_ATTACHMENT_NOTES = {
+    "image": "imagem",
+    "audio": "áudio sem transcrição",
+    "video": "vídeo",
+    "document": "documento",
+    "location": "localização",
+    "reaction": "reação a uma mensagem",
+    "sticker": "figurinha",
+    "contact": "cartão de contato",
+    "other": "conteúdo não suportado",
+}
+
+
+class InvalidInbound(ValueError):
+    """The message cannot be accepted as sent; the text names the field."""
+
+
+def parse_uuid(value: str, field: str) -> UUID:
+    if not value.strip():
+        raise InvalidInbound(f"{field} is required")
+    try:
+        return UUID(value.strip())
+    except ValueError:
+        raise InvalidInbound(f"{field} must be a UUID, got {value!r}") from None
+
+
+def normalise_phone(raw: str) -> str:
+    """E.164 with Brazil as the default region and the mobile ninth digit restored."""
+    text = raw.strip()
+    if "@" in text:  # a JID's user part
+        text = text.split("@", 1)[0].split(":", 1)[0]
+    digits = "".join(ch for ch in text if ch.isdigit())
+    if not digits:
+        raise InvalidInbound(f"message.phone {raw!r} is not a phone number")
+    if text.startswith("+"):
+        candidate = "+" + digits
+    elif digits.startswith("55") and len(digits) >= 12:
+        candidate = "+" + digits  # a JID user part or a number written with the country code
+    else:
+        candidate = digits
+    try:
+        number = phonenumbers.parse(candidate, "BR")
+    except phonenumbers.NumberParseException:
+        raise InvalidInbound(f"message.phone {raw!r} is not a phone number") from None
+    national = str(number.national_number)
+    if number.country_code == 55 and len(national) == 10 and national[2] in "6789":
+        # An old-style mobile without the ninth digit: WhatsApp still delivers such JIDs.
+        number = phonenumbers.parse(f"+55{national[:2]}9{national[2:]}", None)
+    if not phonenumbers.is_possible_number(number):
+        raise InvalidInbound(f"message.phone {raw!r} is not a possible phone number")
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
+def normalise(request: gw.SubmitInboundRequest) -> NewInbound:
+    """The message as stored, or `InvalidInbound`."""
+    organization_id = parse_uuid(request.organization_id, "organization_id")
+    if not request.HasField("message"):
+        raise InvalidInbound("message is required")
+    m = request.message
+    channel = CHANNEL_NAMES.get(m.channel)
+    if channel is None:
+        raise InvalidInbound("message.channel is required (whatsapp, web or test)")
+    instance = m.channel_instance.strip()
+    if not instance:
+        raise InvalidInbound("message.channel_instance is required")
+    message_id = m.message_id.strip()
+    if not message_id:
+        raise InvalidInbound("message.message_id is required")
+    for name, value in (("message.channel_instance", instance), ("message.message_id", message_id)):
+        if len(value) > MAX_ID_CHARS:
+            raise InvalidInbound(f"{name} is longer than {MAX_ID_CHARS} characters")
+    phone = normalise_phone(m.phone) if m.phone.strip() else ""
+    profile = m.profile_id.strip()
+    if not phone and not profile:
+        raise InvalidInbound("message.phone is required (or message.profile_id for the web channel)")
+    if not phone and channel != "web":
+        raise InvalidInbound("message.profile_id identifies web messages only; give message.phone")
+    message_type = MESSAGE_TYPE_NAMES.get(m.type, "")
+    if not message_type:
+        raise InvalidInbound("message.type is required")
+    text = m.text.strip()
+    if len(text) > MAX_TEXT_CHARS:
+        raise InvalidInbound(f"message.text is longer than {MAX_TEXT_CHARS} characters")
+    if message_type == "text" and not text:
+        raise InvalidInbound("message.text is required for a text message")
+    details: dict[str, object] = {}
+    if m.HasField("media"):
+        details["media"] = {
+            "mime_type": m.media.mime_type,
+            "file_name": m.media.file_name,
+            "duration_seconds": m.media.duration_seconds,
+            "voice_note": m.media.voice_note,
+            "fetch_from_provider": m.media.fetch_from_provider,
+            "inline_bytes": len(m.media.content),
+        }
+    note = _ATTACHMENT_NOTES.get(message_type, "")
+    if m.HasField("location"):
+        details["location"] = {
+            "latitude": m.location.latitude,
+            "longitude": m.location.longitude,
+            "name": m.location.name,
+            "address": m.location.address,
+        }
+        where = m.location.name or m.location.address
+        note = f"localização: {where}" if where else "localização"
+    if m.quoted_text:
+        details["quoted_text"] = m.quoted_text
+    sent_at = m.sent_at.ToDatetime(tzinfo=UTC) if m.HasField("sent_at") else None
+    return NewInbound(
+        organization_id=organization_id,
+        channel=channel,
+        channel_instance=instance,
+        sender_key=phone or f"profile:{profile}",
+        phone=phone,
+        message_id=message_id,
+        jid=m.jid.strip(),
+        message_type=message_type,
+        text=text,
+        attachment_note=note,
+        details=details,
+        sender_name=m.sender_name.strip(),
+        from_business=m.from_business,
+        sent_at=sent_at,
+    )

@@ -1,0 +1,274 @@
+"""What the Gateway RPCs do with the runtime: accept a message, start a proactive turn, report a turn.
+
+`accept` stores the message before answering (seed 003 §3.1): a redelivery is recognised by its
+(organisation, channel instance, sender, message id) and answered "duplicate" with nothing else
+done. `start_proactive` records a turn with a trigger, idempotent by key. `turn_result` reads a
+turn (by id or by an inbound message it answered), waiting for it to finish when asked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+from balcao.crm.v1 import crm_read_pb2 as cr
+from balcao.crm.v1 import crm_resources_pb2 as r
+from balcao.crm.v1 import crm_write_pb2 as cw
+from balcao.gateway.v1 import gateway_pb2 as gw
+from services.gateway import execution as ex
+from services.gateway import inbound, records, repository
+from services.gateway.configuration import ConfigCache
+from services.gateway.peers import Peers, call
+from services.gateway.records import Turn
+
+_CRM_CHANNEL = {"whatsapp": r.CHANNEL_WHATSAPP, "web": r.CHANNEL_WEB, "test": r.CHANNEL_TEST}
+_CHANNEL_OF_CONTACT = {r.CHANNEL_WHATSAPP: "whatsapp", r.CHANNEL_WEB: "web", r.CHANNEL_TEST: "test"}
+TRIGGER_KINDS = {
+    gw.TRIGGER_KIND_FOLLOWUP_DUE: "followup_due",
+    gw.TRIGGER_KIND_OBLIGATION_FULFILLED: "obligation_fulfilled",
+    gw.TRIGGER_KIND_OBLIGATION_FAILED: "obligation_failed",
+    gw.TRIGGER_KIND_SCHEDULED: "scheduled",
+}
+DEFAULT_HUMAN_PAUSE_MINUTES = 30
+MAX_WAIT_SECONDS = 30.0
+
+
+class NotFound(LookupError):
+    """An id names nothing in this organisation."""
+
+
+class InvalidRequest(ValueError):
+    """The request cannot be served as sent; the text names the field."""
+
+
+@dataclass(frozen=True)
+class Accepted:
+    status: int  # gw.SubmitStatus
+    inbound_id: UUID
+    contact_id: UUID
+
+
+class TurnWatch:
+    """Wakes GetTurn callers waiting in this process when a turn finishes here."""
+
+    def __init__(self) -> None:
+        self._changed = asyncio.Condition()
+
+    def notify(self, _turn: Turn | None = None) -> None:
+        async def _notify() -> None:
+            async with self._changed:
+                self._changed.notify_all()
+
+        asyncio.get_running_loop().create_task(_notify())
+
+    async def wait(self, timeout: float) -> None:
+        async with self._changed:
+            try:
+                await asyncio.wait_for(self._changed.wait(), timeout)
+            except TimeoutError:
+                pass
+
+
+class Intake:
+    def __init__(
+        self,
+        *,
+        engine: Any,
+        peers: Peers,
+        configs: ConfigCache,
+        wake: Callable[[], None],
+        watch: TurnWatch,
+        default_debounce_ms: int,
+        default_debounce_cap_ms: int,
+    ) -> None:
+        self._engine = engine
+        self._peers = peers
+        self._configs = configs
+        self._wake = wake
+        self._watch = watch
+        self._debounce = (default_debounce_ms, default_debounce_cap_ms)
+
+    # -----------------------------------------------------------------------------------------
+    # SubmitInbound
+    # -----------------------------------------------------------------------------------------
+
+    async def accept(self, request: gw.SubmitInboundRequest) -> Accepted:
+        message = inbound.normalise(request)  # InvalidInbound: nothing stored
+        org = message.organization_id
+        config = await self._configs.get(org)  # UnknownOrganization: nothing stored
+        async with repository.tenant(self._engine, org) as conn:
+            known = await repository.find_delivery(
+                conn, org, message.channel_instance, message.sender_key, message.message_id
+            )
+        if known is not None:
+            return Accepted(gw.SUBMIT_STATUS_DUPLICATE, known[0], known[1])
+        contact = await self._contact(message)
+        contact_id = UUID(contact.contact_id)
+        debounce, cap = config.debounce_seconds(*self._debounce)
+        try:
+            async with repository.tenant(self._engine, org) as conn:
+                stored = await repository.accept_inbound(
+                    conn,
+                    message,
+                    contact_id,
+                    answerable=not message.from_business,
+                    debounce_seconds=debounce,
+                    cap_seconds=cap,
+                )
+        except repository.AlreadyStored:  # a concurrent redelivery won the race; nothing changed
+            async with repository.tenant(self._engine, org) as conn:
+                known = await repository.find_delivery(
+                    conn, org, message.channel_instance, message.sender_key, message.message_id
+                )
+            assert known is not None
+            return Accepted(gw.SUBMIT_STATUS_DUPLICATE, known[0], known[1])
+        if message.from_business:
+            await self._pause_for_person(config.settings.runtime.human_reply_pause_minutes, org, contact_id)
+            return Accepted(gw.SUBMIT_STATUS_RECORDED, stored[0], contact_id)
+        self._wake()
+        return Accepted(gw.SUBMIT_STATUS_ACCEPTED, stored[0], contact_id)
+
+    async def _contact(self, message: inbound.NewInbound) -> r.Contact:
+        key = f"inbound:{message.channel_instance}:{message.sender_key}:{message.message_id}"
+        request = cw.UpsertContactRequest(
+            organization_id=str(message.organization_id),
+            phone=message.phone,
+            whatsapp_jid=message.jid,
+            web_profile_id=message.sender_key.removeprefix("profile:") if not message.phone else "",
+            channel=_CRM_CHANNEL[message.channel],  # type: ignore[arg-type]
+            idempotency_key=key,
+        )
+        response = await call("crm", self._peers.crm_write.UpsertContact, request, timeout=self._peers.timeout)
+        contact = response.contact
+        missing_name = bool(message.sender_name) and not contact.name
+        if contact.legal_basis == r.LEGAL_BASIS_UNSPECIFIED or missing_name:
+            # The contact wrote first: that is the legal basis to answer. The push name only fills
+            # an empty name; a name the business recorded stays.
+            request.legal_basis = (
+                r.LEGAL_BASIS_CONTACT_INITIATED if contact.legal_basis == r.LEGAL_BASIS_UNSPECIFIED else 0
+            )
+            request.name = message.sender_name if missing_name else ""
+            request.idempotency_key = f"{key}:complete"
+            response = await call("crm", self._peers.crm_write.UpsertContact, request, timeout=self._peers.timeout)
+            contact = response.contact
+        return contact
+
+    async def _pause_for_person(self, minutes: int, org: UUID, contact_id: UUID) -> None:
+        until = datetime.now(UTC) + timedelta(minutes=minutes or DEFAULT_HUMAN_PAUSE_MINUTES)
+        request = cw.SetHumanControlRequest(
+            organization_id=str(org),
+            contact_id=str(contact_id),
+            human_in_control=True,
+            reason="respondido pelo celular da empresa",
+            actor=r.Actor(kind=r.ACTOR_KIND_PERSON),
+        )
+        request.until.CopyFrom(ex.ts(until))
+        await call("crm", self._peers.crm_write.SetHumanControl, request, timeout=self._peers.timeout)
+
+    # -----------------------------------------------------------------------------------------
+    # StartProactiveTurn
+    # -----------------------------------------------------------------------------------------
+
+    async def start_proactive(
+        self, organization_id: str, contact_id: str, trigger: gw.ProactiveTrigger, idempotency_key: str
+    ) -> tuple[Turn, bool]:
+        org = inbound.parse_uuid(organization_id, "organization_id")
+        contact_uuid = inbound.parse_uuid(contact_id, "contact_id")
+        kind = TRIGGER_KINDS.get(trigger.kind)
+        if kind is None:
+            raise InvalidRequest("trigger.kind is required")
+        if not idempotency_key.strip():
+            raise InvalidRequest("idempotency_key is required")
+        await self._configs.get(org)
+        contact = (
+            await call(
+                "crm",
+                self._peers.crm_read.GetContact,
+                cr.GetContactRequest(organization_id=str(org), contact_id=str(contact_uuid)),
+                timeout=self._peers.timeout,
+            )
+        ).contact
+        detail = {
+            "kind": kind,
+            "reason_pt": trigger.reason_pt,
+            "fixed_text": trigger.fixed_text,
+            "source_event_id": trigger.source_event_id,
+            "followup_id": trigger.followup_id,
+            "obligation_id": trigger.obligation_id,
+        }
+        channel = _CHANNEL_OF_CONTACT.get(contact.channel, "whatsapp")
+        async with repository.tenant(self._engine, org) as conn:
+            await repository.ensure_conversation(
+                conn,
+                org,
+                contact_uuid,
+                channel=channel,
+                channel_instance="",
+                reply_to=(contact.whatsapp_jids[0] if contact.whatsapp_jids else contact.phone_e164),
+                phone=contact.phone_e164,
+            )
+            turn, duplicate = await repository.insert_turn(
+                conn,
+                org,
+                contact_uuid,
+                trigger="proactive",
+                status=records.QUEUED,
+                trigger_detail={k: v for k, v in detail.items() if v},
+                idempotency_key=idempotency_key.strip(),
+            )
+            if not duplicate:
+                await repository.make_due(conn, org, contact_uuid)
+        if not duplicate:
+            self._wake()
+        return turn, duplicate
+
+    # -----------------------------------------------------------------------------------------
+    # GetTurn
+    # -----------------------------------------------------------------------------------------
+
+    async def turn_result(self, request: gw.GetTurnRequest) -> gw.TurnResult:
+        org = inbound.parse_uuid(request.organization_id, "organization_id")
+        if not request.turn_id and not request.inbound_id:
+            raise InvalidRequest("turn_id or inbound_id is required")
+        turn_id = inbound.parse_uuid(request.turn_id, "turn_id") if request.turn_id else None
+        inbound_id = inbound.parse_uuid(request.inbound_id, "inbound_id") if request.inbound_id else None
+        wait = min(request.wait.ToTimedelta().total_seconds(), MAX_WAIT_SECONDS) if request.HasField("wait") else 0
+        deadline = time.monotonic() + max(0.0, wait)
+        while True:
+            result, finished = await self._read(org, turn_id, inbound_id)
+            remaining = deadline - time.monotonic()
+            if finished or remaining <= 0:
+                return result
+            await self._watch.wait(min(remaining, 0.25))
+
+    async def _read(self, org: UUID, turn_id: UUID | None, inbound_id: UUID | None) -> tuple[gw.TurnResult, bool]:
+        async with repository.tenant(self._engine, org) as conn:
+            turn = None
+            if turn_id is not None:
+                turn = await repository.get_turn(conn, org, turn_id)
+                if turn is None:
+                    raise NotFound(f"turn {turn_id} not found")
+            else:
+                assert inbound_id is not None
+                message = await repository.get_inbound(conn, org, inbound_id)
+                if message is None:
+                    raise NotFound(f"inbound message {inbound_id} not found")
+                if message.turn_id is not None:
+                    turn = await repository.get_turn(conn, org, message.turn_id)
+                if turn is None:
+                    return (
+                        gw.TurnResult(
+                            contact_id=str(message.contact_id),
+                            status=gw.TURN_STATUS_QUEUED,
+                            inbound_ids=[str(inbound_id)],
+                        ),
+                        False,
+                    )
+            parts = await repository.parts_of_turn(conn, org, turn.turn_id)
+            messages = await repository.inbound_of_turn(conn, org, turn.turn_id)
+        return ex.turn_result(turn, parts, [str(m.inbound_id) for m in messages]), turn.finished

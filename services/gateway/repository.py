@@ -1,0 +1,908 @@
+"""SQL of the `gateway` schema, and nothing else: no gRPC, no decisions.
+
+Every function takes a connection inside a transaction opened by `tenant` (which sets the
+transaction-local `balcao.organization_id` row-level security compares with) or, for the
+worker's scan across organisations, by `all_tenants`. Times come from the database clock
+(`now()`), so replicas with drifting clocks agree on what is due.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from typing import Any
+from uuid import UUID, uuid4
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from services.gateway.records import (
+    PART_SENDING,
+    UNFINISHED,
+    Claim,
+    Conversation,
+    HistoryEntry,
+    Inbound,
+    NewInbound,
+    Part,
+    SendingStats,
+    Turn,
+)
+
+_SET_TENANT = sa.text("SELECT set_config('balcao.organization_id', :org, true)")
+_SET_ALL = sa.text("SELECT set_config('balcao.scope', 'all', true)")
+
+
+class AlreadyStored(Exception):
+    """The message was stored before (a redelivery); the transaction must be rolled back."""
+
+
+class ClaimLost(Exception):
+    """This replica no longer holds the contact's claim (its lease expired and another took it)."""
+
+
+@asynccontextmanager
+async def tenant(engine: AsyncEngine, organization_id: UUID) -> AsyncIterator[AsyncConnection]:
+    """A transaction that sees one organisation's rows only."""
+    async with engine.begin() as conn:
+        await conn.execute(_SET_TENANT, {"org": str(organization_id)})
+        yield conn
+
+
+@asynccontextmanager
+async def all_tenants(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
+    """A transaction for the worker's scan, which looks at every organisation's due contacts."""
+    async with engine.begin() as conn:
+        await conn.execute(_SET_ALL)
+        yield conn
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def body_hash(body: str) -> str:
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+# Inbound messages
+# ---------------------------------------------------------------------------------------------
+
+_INBOUND_COLUMNS = (
+    "inbound_id, contact_id, seq, channel, text, attachment_note, message_type, from_business, sent_at, "
+    "received_at, turn_id"
+)
+
+
+def _inbound(row: Any) -> Inbound:
+    return Inbound(
+        inbound_id=row["inbound_id"],
+        contact_id=row["contact_id"],
+        seq=row["seq"],
+        channel=row["channel"],
+        text=row["text"],
+        attachment_note=row["attachment_note"],
+        message_type=row["message_type"],
+        from_business=row["from_business"],
+        sent_at=row["sent_at"],
+        received_at=row["received_at"],
+        turn_id=row["turn_id"],
+    )
+
+
+async def find_delivery(
+    conn: AsyncConnection, organization_id: UUID, channel_instance: str, sender_key: str, message_id: str
+) -> tuple[UUID, UUID] | None:
+    """The (inbound id, contact id) already stored for this delivery, if any."""
+    row = (
+        await conn.execute(
+            sa.text(
+                "SELECT inbound_id, contact_id FROM gateway.inbound_messages WHERE organization_id = :org "
+                "AND channel_instance = :instance AND sender_key = :sender AND message_id = :message_id"
+            ),
+            {"org": organization_id, "instance": channel_instance, "sender": sender_key, "message_id": message_id},
+        )
+    ).first()
+    return (row[0], row[1]) if row else None
+
+
+async def accept_inbound(
+    conn: AsyncConnection,
+    message: NewInbound,
+    contact_id: UUID,
+    *,
+    answerable: bool,
+    debounce_seconds: float,
+    cap_seconds: float,
+) -> tuple[UUID, int]:
+    """Store one message and re-arm its contact's debounce; `AlreadyStored` when it was stored before.
+
+    The conversation row is upserted first: its row lock orders the contact's messages, so the
+    `seq` given here commits in order with respect to any turn taking messages. A message typed
+    on the business's phone (`answerable` false) is stored without re-arming anything.
+    """
+    seq = (
+        await conn.execute(
+            sa.text(
+                """
+                INSERT INTO gateway.conversations AS c
+                    (organization_id, contact_id, channel, channel_instance, reply_to, phone, last_seq,
+                     due_at, burst_started_at, last_inbound_at)
+                VALUES (:org, :contact, :channel, :instance, :reply_to, :phone, 1,
+                        CASE WHEN :answerable THEN now() + make_interval(secs => :debounce) END,
+                        CASE WHEN :answerable THEN now() END,
+                        CASE WHEN :answerable THEN now() END)
+                ON CONFLICT (organization_id, contact_id) DO UPDATE SET
+                    last_seq = c.last_seq + 1,
+                    channel = EXCLUDED.channel,
+                    channel_instance = EXCLUDED.channel_instance,
+                    reply_to = CASE WHEN EXCLUDED.reply_to <> '' THEN EXCLUDED.reply_to ELSE c.reply_to END,
+                    phone = CASE WHEN EXCLUDED.phone <> '' THEN EXCLUDED.phone ELSE c.phone END,
+                    burst_started_at = CASE WHEN :answerable THEN coalesce(c.burst_started_at, now())
+                                            ELSE c.burst_started_at END,
+                    due_at = CASE WHEN :answerable THEN least(
+                                    now() + make_interval(secs => :debounce),
+                                    coalesce(c.burst_started_at, now()) + make_interval(secs => :cap))
+                                  ELSE c.due_at END,
+                    last_inbound_at = CASE WHEN :answerable THEN now() ELSE c.last_inbound_at END,
+                    updated_at = now()
+                RETURNING c.last_seq
+                """
+            ),
+            {
+                "org": message.organization_id,
+                "contact": contact_id,
+                "channel": message.channel,
+                "instance": message.channel_instance,
+                "reply_to": message.reply_to,
+                "phone": message.phone,
+                "answerable": answerable,
+                "debounce": float(debounce_seconds),
+                "cap": float(cap_seconds),
+            },
+        )
+    ).scalar_one()
+    row = (
+        await conn.execute(
+            sa.text(
+                """
+                INSERT INTO gateway.inbound_messages
+                    (organization_id, inbound_id, contact_id, seq, channel, channel_instance, sender_key,
+                     message_id, jid, message_type, text, attachment_note, details, sender_name,
+                     from_business, answerable, sent_at)
+                VALUES (:org, :inbound_id, :contact, :seq, :channel, :instance, :sender, :message_id, :jid,
+                        :type, :text, :note, CAST(:details AS jsonb), :sender_name, :from_business,
+                        :answerable, :sent_at)
+                ON CONFLICT ON CONSTRAINT uq_inbound_messages_delivery DO NOTHING
+                RETURNING inbound_id
+                """
+            ),
+            {
+                "org": message.organization_id,
+                "inbound_id": uuid4(),
+                "contact": contact_id,
+                "seq": seq,
+                "channel": message.channel,
+                "instance": message.channel_instance,
+                "sender": message.sender_key,
+                "message_id": message.message_id,
+                "jid": message.jid,
+                "type": message.message_type,
+                "text": message.text,
+                "note": message.attachment_note,
+                "details": _json(message.details),
+                "sender_name": message.sender_name,
+                "from_business": message.from_business,
+                "answerable": answerable,
+                "sent_at": message.sent_at,
+            },
+        )
+    ).first()
+    if row is None:
+        # A concurrent redelivery stored it first: undo the conversation's re-arming too.
+        raise AlreadyStored(message.message_id)
+    return row[0], seq
+
+
+async def get_inbound(conn: AsyncConnection, organization_id: UUID, inbound_id: UUID) -> Inbound | None:
+    row = (
+        (
+            await conn.execute(
+                sa.text(
+                    f"SELECT {_INBOUND_COLUMNS} FROM gateway.inbound_messages "
+                    "WHERE organization_id = :org AND inbound_id = :id"
+                ),
+                {"org": organization_id, "id": inbound_id},
+            )
+        )
+        .mappings()
+        .first()
+    )
+    return _inbound(row) if row else None
+
+
+async def inbound_of_turn(conn: AsyncConnection, organization_id: UUID, turn_id: UUID) -> list[Inbound]:
+    rows = (
+        await conn.execute(
+            sa.text(
+                f"SELECT {_INBOUND_COLUMNS} FROM gateway.inbound_messages "
+                "WHERE organization_id = :org AND turn_id = :turn ORDER BY seq"
+            ),
+            {"org": organization_id, "turn": turn_id},
+        )
+    ).mappings()
+    return [_inbound(r) for r in rows]
+
+
+async def take_inbound(
+    conn: AsyncConnection, organization_id: UUID, contact_id: UUID, turn_id: UUID, above_seq: int
+) -> list[Inbound]:
+    """Give the turn every answerable message above `above_seq` (and above the watermark)."""
+    rows = (
+        await conn.execute(
+            sa.text(
+                f"""
+                UPDATE gateway.inbound_messages m SET turn_id = :turn
+                FROM gateway.conversations c
+                WHERE m.organization_id = :org AND m.contact_id = :contact
+                  AND c.organization_id = m.organization_id AND c.contact_id = m.contact_id
+                  AND m.seq > greatest(c.watermark, :above) AND m.answerable
+                RETURNING {", ".join("m." + c.strip() for c in _INBOUND_COLUMNS.split(","))}
+                """
+            ),
+            {"org": organization_id, "contact": contact_id, "turn": turn_id, "above": above_seq},
+        )
+    ).mappings()
+    taken = sorted((_inbound(r) for r in rows), key=lambda m: m.seq)
+    if taken:
+        await conn.execute(
+            sa.text(
+                "UPDATE gateway.turns SET inbound_upto = greatest(inbound_upto, :upto) "
+                "WHERE organization_id = :org AND turn_id = :turn"
+            ),
+            {"org": organization_id, "turn": turn_id, "upto": taken[-1].seq},
+        )
+        # The burst is now a turn: the next message starts a new debounce window.
+        await conn.execute(
+            sa.text(
+                "UPDATE gateway.conversations SET burst_started_at = NULL, due_at = NULL, updated_at = now() "
+                "WHERE organization_id = :org AND contact_id = :contact AND last_seq <= :upto"
+            ),
+            {"org": organization_id, "contact": contact_id, "upto": taken[-1].seq},
+        )
+    return taken
+
+
+async def untaken_inbound(conn: AsyncConnection, organization_id: UUID, contact_id: UUID) -> bool:
+    """True when an answerable message above the watermark waits for a turn."""
+    return bool(
+        (
+            await conn.execute(
+                sa.text(
+                    """
+                    SELECT EXISTS (
+                        SELECT 1 FROM gateway.inbound_messages m JOIN gateway.conversations c
+                          ON c.organization_id = m.organization_id AND c.contact_id = m.contact_id
+                        WHERE m.organization_id = :org AND m.contact_id = :contact AND m.answerable
+                          AND m.seq > c.watermark AND m.turn_id IS NULL)
+                    """
+                ),
+                {"org": organization_id, "contact": contact_id},
+            )
+        ).scalar_one()
+    )
+
+
+async def history(
+    conn: AsyncConnection, organization_id: UUID, contact_id: UUID, exclude_turn: UUID, limit: int
+) -> list[HistoryEntry]:
+    """The conversation before this turn, oldest first: the customer's and the business's messages."""
+    if limit <= 0:
+        return []
+    rows = (
+        await conn.execute(
+            sa.text(
+                """
+                SELECT author, text, note, at FROM (
+                    SELECT CASE WHEN from_business THEN 'team' ELSE 'customer' END AS author, text,
+                           attachment_note AS note, coalesce(sent_at, received_at) AS at, received_at AS ord
+                    FROM gateway.inbound_messages
+                    WHERE organization_id = :org AND contact_id = :contact
+                      AND (turn_id IS DISTINCT FROM :turn)
+                    UNION ALL
+                    SELECT 'agent', body, '', sent_at, created_at
+                    FROM gateway.outbound_parts
+                    WHERE organization_id = :org AND contact_id = :contact AND status = 'sent'
+                      AND turn_id <> :turn
+                    ORDER BY ord DESC LIMIT :limit
+                ) recent ORDER BY at NULLS FIRST
+                """
+            ),
+            {"org": organization_id, "contact": contact_id, "turn": exclude_turn, "limit": limit},
+        )
+    ).all()
+    return [HistoryEntry(r[0], r[1], r[2], r[3]) for r in rows]
+
+
+# ---------------------------------------------------------------------------------------------
+# Conversations and claims
+# ---------------------------------------------------------------------------------------------
+
+_CONVERSATION_COLUMNS = (
+    "organization_id, contact_id, channel, channel_instance, reply_to, phone, route, reply_key, requirements, "
+    "pending, payload, transient, last_seq, watermark, due_at, opt_out_confirmed_at, last_inbound_at"
+)
+
+
+def _conversation(row: Any) -> Conversation:
+    return Conversation(**{k: row[k] for k in _CONVERSATION_COLUMNS.replace(" ", "").split(",")})
+
+
+async def get_conversation(conn: AsyncConnection, organization_id: UUID, contact_id: UUID) -> Conversation | None:
+    row = (
+        (
+            await conn.execute(
+                sa.text(
+                    f"SELECT {_CONVERSATION_COLUMNS} FROM gateway.conversations "
+                    "WHERE organization_id = :org AND contact_id = :contact"
+                ),
+                {"org": organization_id, "contact": contact_id},
+            )
+        )
+        .mappings()
+        .first()
+    )
+    return _conversation(row) if row else None
+
+
+async def lock_conversation(conn: AsyncConnection, claim: Claim) -> Conversation:
+    """Lock the contact's row and check the claim still holds (the fence of every write)."""
+    row = (
+        (
+            await conn.execute(
+                sa.text(
+                    f"SELECT {_CONVERSATION_COLUMNS}, claim_token FROM gateway.conversations "
+                    "WHERE organization_id = :org AND contact_id = :contact FOR UPDATE"
+                ),
+                {"org": claim.organization_id, "contact": claim.contact_id},
+            )
+        )
+        .mappings()
+        .first()
+    )
+    if row is None or row["claim_token"] != claim.token:
+        raise ClaimLost(f"the claim on contact {claim.contact_id} is no longer held")
+    return _conversation(row)
+
+
+async def ensure_conversation(
+    conn: AsyncConnection,
+    organization_id: UUID,
+    contact_id: UUID,
+    *,
+    channel: str,
+    channel_instance: str,
+    reply_to: str,
+    phone: str,
+) -> None:
+    """Create the contact's conversation row when the business speaks first."""
+    await conn.execute(
+        sa.text(
+            """
+            INSERT INTO gateway.conversations (organization_id, contact_id, channel, channel_instance, reply_to, phone)
+            VALUES (:org, :contact, :channel, :instance, :reply_to, :phone)
+            ON CONFLICT (organization_id, contact_id) DO NOTHING
+            """
+        ),
+        {
+            "org": organization_id,
+            "contact": contact_id,
+            "channel": channel,
+            "instance": channel_instance,
+            "reply_to": reply_to,
+            "phone": phone,
+        },
+    )
+
+
+async def make_due(conn: AsyncConnection, organization_id: UUID, contact_id: UUID, at: datetime | None = None) -> None:
+    """The contact has work at `at` (now when absent), unless it already had earlier."""
+    await conn.execute(
+        sa.text(
+            "UPDATE gateway.conversations SET due_at = least(coalesce(due_at, 'infinity'), coalesce(:at, now())), "
+            "updated_at = now() WHERE organization_id = :org AND contact_id = :contact"
+        ),
+        {"org": organization_id, "contact": contact_id, "at": at},
+    )
+
+
+async def save_controller_state(conn: AsyncConnection, conversation: Conversation) -> None:
+    await conn.execute(
+        sa.text(
+            """
+            UPDATE gateway.conversations SET route = :route, reply_key = :reply_key,
+                requirements = CAST(:requirements AS jsonb), pending = CAST(:pending AS jsonb),
+                payload = CAST(:payload AS jsonb), transient = CAST(:transient AS jsonb), updated_at = now()
+            WHERE organization_id = :org AND contact_id = :contact
+            """
+        ),
+        {
+            "org": conversation.organization_id,
+            "contact": conversation.contact_id,
+            "route": conversation.route,
+            "reply_key": conversation.reply_key,
+            "requirements": _json(conversation.requirements),
+            "pending": None if conversation.pending is None else _json(conversation.pending),
+            "payload": _json(conversation.payload),
+            "transient": _json(conversation.transient),
+        },
+    )
+
+
+async def mark_opt_out_confirmed(conn: AsyncConnection, organization_id: UUID, contact_id: UUID) -> None:
+    await conn.execute(
+        sa.text(
+            "UPDATE gateway.conversations SET opt_out_confirmed_at = coalesce(opt_out_confirmed_at, now()) "
+            "WHERE organization_id = :org AND contact_id = :contact"
+        ),
+        {"org": organization_id, "contact": contact_id},
+    )
+
+
+async def clear_opt_out_confirmation(conn: AsyncConnection, organization_id: UUID, contact_id: UUID) -> None:
+    await conn.execute(
+        sa.text(
+            "UPDATE gateway.conversations SET opt_out_confirmed_at = NULL "
+            "WHERE organization_id = :org AND contact_id = :contact"
+        ),
+        {"org": organization_id, "contact": contact_id},
+    )
+
+
+async def advance_watermark(conn: AsyncConnection, organization_id: UUID, contact_id: UUID, upto: int) -> None:
+    """Mark the contact's messages up to `upto` handled; the watermark never moves back."""
+    await conn.execute(
+        sa.text(
+            "UPDATE gateway.conversations SET watermark = greatest(watermark, :upto), updated_at = now() "
+            "WHERE organization_id = :org AND contact_id = :contact"
+        ),
+        {"org": organization_id, "contact": contact_id, "upto": upto},
+    )
+
+
+async def claim_due(conn: AsyncConnection, replica: str, lease_seconds: float, limit: int) -> list[Claim]:
+    """Claim up to `limit` contacts whose work is due and whose claim is free or expired.
+
+    `FOR UPDATE SKIP LOCKED` keeps two replicas scanning at once from taking the same contact;
+    the claim itself is a lease in the row, so a replica that dies loses it when it expires.
+    """
+    rows = await conn.execute(
+        sa.text(
+            """
+            WITH due AS (
+                SELECT organization_id, contact_id FROM gateway.conversations
+                WHERE due_at <= now() AND (claim_expires_at IS NULL OR claim_expires_at < now())
+                ORDER BY due_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+            UPDATE gateway.conversations c
+               SET claimed_by = :replica, claim_token = gen_random_uuid(),
+                   claim_expires_at = now() + make_interval(secs => :lease)
+            FROM due WHERE c.organization_id = due.organization_id AND c.contact_id = due.contact_id
+            RETURNING c.organization_id, c.contact_id, c.claim_token
+            """
+        ),
+        {"replica": replica, "lease": float(lease_seconds), "limit": limit},
+    )
+    return [Claim(r[0], r[1], r[2]) for r in rows]
+
+
+async def next_due_in(conn: AsyncConnection) -> float | None:
+    """Seconds until the earliest due contact whose claim is free (0 when one is due now)."""
+    value = (
+        await conn.execute(
+            sa.text(
+                "SELECT extract(epoch FROM min(greatest(due_at, coalesce(claim_expires_at, due_at))) - now()) "
+                "FROM gateway.conversations WHERE due_at IS NOT NULL"
+            )
+        )
+    ).scalar_one()
+    return None if value is None else max(0.0, float(value))
+
+
+async def extend_claim(conn: AsyncConnection, claim: Claim, lease_seconds: float) -> bool:
+    result = await conn.execute(
+        sa.text(
+            "UPDATE gateway.conversations SET claim_expires_at = now() + make_interval(secs => :lease) "
+            "WHERE organization_id = :org AND contact_id = :contact AND claim_token = :token"
+        ),
+        {"org": claim.organization_id, "contact": claim.contact_id, "token": claim.token, "lease": lease_seconds},
+    )
+    return bool(result.rowcount)
+
+
+async def release_claim(conn: AsyncConnection, claim: Claim) -> None:
+    """Give the contact back, due again when it still has work (a retry, a waiting message)."""
+    try:
+        await lock_conversation(conn, claim)
+    except ClaimLost:
+        return
+    pending = await next_unfinished_turn(conn, claim.organization_id, claim.contact_id)
+    waiting = await untaken_inbound(conn, claim.organization_id, claim.contact_id)
+    await conn.execute(
+        sa.text(
+            """
+            UPDATE gateway.conversations SET claimed_by = NULL, claim_token = NULL, claim_expires_at = NULL,
+                due_at = CASE WHEN :pending THEN coalesce(:retry_at, now())
+                              WHEN :waiting THEN coalesce(due_at, now())
+                              ELSE NULL END,
+                updated_at = now()
+            WHERE organization_id = :org AND contact_id = :contact AND claim_token = :token
+            """
+        ),
+        {
+            "org": claim.organization_id,
+            "contact": claim.contact_id,
+            "token": claim.token,
+            "pending": pending is not None,
+            "retry_at": pending.next_attempt_at if pending else None,
+            "waiting": waiting,
+        },
+    )
+
+
+async def debounce_elapsed(conn: AsyncConnection, organization_id: UUID, contact_id: UUID) -> bool:
+    return bool(
+        (
+            await conn.execute(
+                sa.text(
+                    "SELECT coalesce(due_at <= now(), true) FROM gateway.conversations "
+                    "WHERE organization_id = :org AND contact_id = :contact"
+                ),
+                {"org": organization_id, "contact": contact_id},
+            )
+        ).scalar_one_or_none()
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Turns
+# ---------------------------------------------------------------------------------------------
+
+_TURN_COLUMNS = (
+    "organization_id, turn_id, contact_id, trigger, trigger_detail, idempotency_key, status, outcome, stage, "
+    "attempts, next_attempt_at, last_error, trace_id, unit_id, inbound_upto, waiting_until, detail_pt, result, "
+    "progress, created_at, started_at, finished_at"
+)
+
+
+def _turn(row: Any) -> Turn:
+    return Turn(**{k: row[k] for k in _TURN_COLUMNS.replace(" ", "").split(",")})
+
+
+async def insert_turn(
+    conn: AsyncConnection,
+    organization_id: UUID,
+    contact_id: UUID,
+    *,
+    trigger: str,
+    status: str,
+    trigger_detail: dict[str, Any] | None = None,
+    idempotency_key: str | None = None,
+) -> tuple[Turn, bool]:
+    """A new turn; with an idempotency key already used, the existing turn and True."""
+    row = (
+        (
+            await conn.execute(
+                sa.text(
+                    f"""
+                    INSERT INTO gateway.turns (organization_id, turn_id, contact_id, trigger, trigger_detail,
+                                               idempotency_key, status)
+                    VALUES (:org, :turn, :contact, :trigger, CAST(:detail AS jsonb), :key, :status)
+                    ON CONFLICT ON CONSTRAINT uq_turns_idempotency_key DO NOTHING
+                    RETURNING {_TURN_COLUMNS}
+                    """
+                ),
+                {
+                    "org": organization_id,
+                    "turn": uuid4(),
+                    "contact": contact_id,
+                    "trigger": trigger,
+                    "detail": _json(trigger_detail or {}),
+                    "key": idempotency_key,
+                    "status": status,
+                },
+            )
+        )
+        .mappings()
+        .first()
+    )
+    if row is not None:
+        return _turn(row), False
+    existing = (
+        (
+            await conn.execute(
+                sa.text(
+                    f"SELECT {_TURN_COLUMNS} FROM gateway.turns WHERE organization_id = :org AND idempotency_key = :key"
+                ),
+                {"org": organization_id, "key": idempotency_key},
+            )
+        )
+        .mappings()
+        .one()
+    )
+    return _turn(existing), True
+
+
+async def get_turn(conn: AsyncConnection, organization_id: UUID, turn_id: UUID) -> Turn | None:
+    row = (
+        (
+            await conn.execute(
+                sa.text(f"SELECT {_TURN_COLUMNS} FROM gateway.turns WHERE organization_id = :org AND turn_id = :turn"),
+                {"org": organization_id, "turn": turn_id},
+            )
+        )
+        .mappings()
+        .first()
+    )
+    return _turn(row) if row else None
+
+
+async def next_unfinished_turn(conn: AsyncConnection, organization_id: UUID, contact_id: UUID) -> Turn | None:
+    """The contact's oldest turn not finished yet (one turn per contact at a time)."""
+    row = (
+        (
+            await conn.execute(
+                sa.text(
+                    f"SELECT {_TURN_COLUMNS} FROM gateway.turns WHERE organization_id = :org AND contact_id = :contact "
+                    "AND status = ANY(:open) ORDER BY created_at, turn_id LIMIT 1"
+                ),
+                {"org": organization_id, "contact": contact_id, "open": list(UNFINISHED)},
+            )
+        )
+        .mappings()
+        .first()
+    )
+    return _turn(row) if row else None
+
+
+_TURN_UPDATABLE = frozenset(
+    {
+        "status",
+        "outcome",
+        "stage",
+        "attempts",
+        "next_attempt_at",
+        "last_error",
+        "trace_id",
+        "unit_id",
+        "waiting_until",
+        "detail_pt",
+        "result",
+        "progress",
+        "started_at",
+        "finished_at",
+    }
+)
+_JSON_COLUMNS = frozenset({"result", "progress"})
+
+
+async def update_turn(conn: AsyncConnection, organization_id: UUID, turn_id: UUID, **values: Any) -> None:
+    unknown = set(values) - _TURN_UPDATABLE
+    if unknown:
+        raise ValueError(f"not updatable: {sorted(unknown)}")
+    assignments = []
+    params: dict[str, Any] = {"org": organization_id, "turn": turn_id}
+    for name, value in values.items():
+        if name in _JSON_COLUMNS:
+            assignments.append(f"{name} = CAST(:{name} AS jsonb)")
+            params[name] = _json(value)
+        elif value == "now()":
+            assignments.append(f"{name} = now()")
+        else:
+            assignments.append(f"{name} = :{name}")
+            params[name] = value
+    await conn.execute(
+        sa.text(f"UPDATE gateway.turns SET {', '.join(assignments)} WHERE organization_id = :org AND turn_id = :turn"),
+        params,
+    )
+
+
+async def begin_attempt(conn: AsyncConnection, organization_id: UUID, turn_id: UUID, trace_id: str = "") -> Turn:
+    """Count one more attempt; the turn keeps the trace id of its first attempt."""
+    row = (
+        (
+            await conn.execute(
+                sa.text(
+                    f"""
+                    UPDATE gateway.turns SET status = 'running', attempts = attempts + 1, next_attempt_at = NULL,
+                        waiting_until = NULL, started_at = coalesce(started_at, now()),
+                        trace_id = CASE WHEN trace_id = '' THEN :trace ELSE trace_id END
+                    WHERE organization_id = :org AND turn_id = :turn RETURNING {_TURN_COLUMNS}
+                    """
+                ),
+                {"org": organization_id, "turn": turn_id, "trace": trace_id},
+            )
+        )
+        .mappings()
+        .one()
+    )
+    return _turn(row)
+
+
+async def turns_of_inbound(conn: AsyncConnection, organization_id: UUID, inbound_id: UUID) -> Turn | None:
+    row = (
+        (
+            await conn.execute(
+                sa.text(
+                    f"SELECT {', '.join('t.' + c.strip() for c in _TURN_COLUMNS.split(','))} FROM gateway.turns t "
+                    "JOIN gateway.inbound_messages m ON m.organization_id = t.organization_id "
+                    "AND m.turn_id = t.turn_id WHERE m.organization_id = :org AND m.inbound_id = :inbound"
+                ),
+                {"org": organization_id, "inbound": inbound_id},
+            )
+        )
+        .mappings()
+        .first()
+    )
+    return _turn(row) if row else None
+
+
+# ---------------------------------------------------------------------------------------------
+# The send ledger
+# ---------------------------------------------------------------------------------------------
+
+_PART_COLUMNS = (
+    "turn_id, part_index, kind, body, body_sha256, status, attempts, provider_message_id, sent_at, created_at"
+)
+
+
+def _part(row: Any) -> Part:
+    return Part(**{k: row[k] for k in _PART_COLUMNS.replace(" ", "").split(",")})
+
+
+async def parts_of_turn(conn: AsyncConnection, organization_id: UUID, turn_id: UUID) -> list[Part]:
+    rows = (
+        await conn.execute(
+            sa.text(
+                f"SELECT {_PART_COLUMNS} FROM gateway.outbound_parts WHERE organization_id = :org "
+                "AND turn_id = :turn ORDER BY part_index"
+            ),
+            {"org": organization_id, "turn": turn_id},
+        )
+    ).mappings()
+    return [_part(r) for r in rows]
+
+
+async def reserve_part(
+    conn: AsyncConnection,
+    organization_id: UUID,
+    turn_id: UUID,
+    part_index: int,
+    *,
+    contact_id: UUID,
+    kind: str,
+    channel: str,
+    channel_instance: str,
+    sender: str,
+    recipient: str,
+    body: str,
+) -> Part | None:
+    """Record that the part is about to be sent; None when the ledger already has it."""
+    row = (
+        (
+            await conn.execute(
+                sa.text(
+                    f"""
+                    INSERT INTO gateway.outbound_parts (organization_id, turn_id, part_index, contact_id, kind,
+                        channel, channel_instance, sender, recipient, body, body_sha256, status)
+                    VALUES (:org, :turn, :index, :contact, :kind, :channel, :instance, :sender, :recipient, :body,
+                            :hash, '{PART_SENDING}')
+                    ON CONFLICT (organization_id, turn_id, part_index) DO NOTHING
+                    RETURNING {_PART_COLUMNS}
+                    """
+                ),
+                {
+                    "org": organization_id,
+                    "turn": turn_id,
+                    "index": part_index,
+                    "contact": contact_id,
+                    "kind": kind,
+                    "channel": channel,
+                    "instance": channel_instance,
+                    "sender": sender,
+                    "recipient": recipient,
+                    "body": body,
+                    "hash": body_hash(body),
+                },
+            )
+        )
+        .mappings()
+        .first()
+    )
+    return _part(row) if row else None
+
+
+async def finish_part(
+    conn: AsyncConnection,
+    organization_id: UUID,
+    turn_id: UUID,
+    part_index: int,
+    *,
+    status: str,
+    attempts: int,
+    provider_message_id: str = "",
+    error: str = "",
+) -> None:
+    await conn.execute(
+        sa.text(
+            """
+            UPDATE gateway.outbound_parts SET status = :status, attempts = :attempts,
+                provider_message_id = :provider_id, last_error = :error,
+                sent_at = CASE WHEN :status = 'sent' THEN now() ELSE sent_at END
+            WHERE organization_id = :org AND turn_id = :turn AND part_index = :index
+            """
+        ),
+        {
+            "org": organization_id,
+            "turn": turn_id,
+            "index": part_index,
+            "status": status,
+            "attempts": attempts,
+            "provider_id": provider_message_id,
+            "error": error[:2000],
+        },
+    )
+
+
+async def sending_stats(
+    conn: AsyncConnection, organization_id: UUID, contact_id: UUID, sender: str, time_zone: str
+) -> SendingStats:
+    """Recent sends of the sending number and to this contact (for `pacing` and `repetition`)."""
+    from_sender = (
+        await conn.execute(
+            sa.text(
+                "SELECT body, coalesce(sent_at, created_at) FROM gateway.outbound_parts WHERE organization_id = :org "
+                "AND sender = :sender AND status = 'sent' ORDER BY created_at DESC LIMIT 20"
+            ),
+            {"org": organization_id, "sender": sender},
+        )
+    ).all()
+    to_contact = (
+        await conn.execute(
+            sa.text(
+                "SELECT body, coalesce(sent_at, created_at) FROM gateway.outbound_parts WHERE organization_id = :org "
+                "AND contact_id = :contact AND status IN ('sent', 'sending') ORDER BY created_at DESC LIMIT 20"
+            ),
+            {"org": organization_id, "contact": contact_id},
+        )
+    ).all()
+    today, since = (
+        await conn.execute(
+            sa.text(
+                """
+                SELECT count(*) FILTER (WHERE (sent_at AT TIME ZONE :tz)::date = (now() AT TIME ZONE :tz)::date),
+                       min(sent_at)
+                FROM gateway.outbound_parts WHERE organization_id = :org AND sender = :sender AND status = 'sent'
+                """
+            ),
+            {"org": organization_id, "sender": sender, "tz": time_zone},
+        )
+    ).one()
+    return SendingStats(
+        from_sender=[(r[0], r[1]) for r in from_sender],
+        to_contact=[(r[0], r[1]) for r in to_contact],
+        sent_today_from_sender=int(today or 0),
+        sender_active_since=since,
+        ever_sent_to_contact=bool(to_contact),
+    )
+
+
+async def contacts_with_unfinished_turns(conn: AsyncConnection, organization_id: UUID) -> Sequence[UUID]:
+    rows = await conn.execute(
+        sa.text("SELECT DISTINCT contact_id FROM gateway.turns WHERE organization_id = :org AND status = ANY(:open)"),
+        {"org": organization_id, "open": list(UNFINISHED)},
+    )
+    return [r[0] for r in rows]

@@ -1,0 +1,56 @@
+"""`balcao seed-demo` and `balcao chat` against the running mesh, with no key and no network."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.gateway import support
+from tests.support.mesh import RunningMesh
+
+
+def _balcao(mesh: RunningMesh, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("BALCAO_", "ANTHROPIC_"))}
+    env["BALCAO_DATA_DIR"] = str(mesh.data_dir)
+    for name, port in mesh.ports.items():
+        env[f"BALCAO_{name.upper()}_GRPC_PORT"] = str(port)
+    return subprocess.run(
+        [sys.executable, "-m", "balcao.cli", *args],
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+
+def test_seed_demo_then_chat_with_the_demo_clinic(mesh: RunningMesh) -> None:
+    seeded = _balcao(mesh, "seed-demo")
+    assert seeded.returncode == 0, seeded.stderr
+    again = _balcao(mesh, "seed-demo")
+    assert again.returncode == 0 and "já existia" in again.stdout
+    assert seeded.stdout.split(":")[1].split()[0] == again.stdout.split(":")[1].split()[0]
+
+    phone = support.new_phone()
+    said = _balcao(mesh, "chat", "--org", "demo", "--phone", phone, "--say", "oi, quero marcar uma limpeza", "--json")
+    assert said.returncode == 0, said.stderr
+    answer = json.loads(said.stdout.strip().splitlines()[-1])
+    assert answer["status"] == "done" and answer["outcome"] == "replied" and answer["reply"].strip()
+    assert len(answer["trace_id"]) == 32 and answer["declaracao"] is not None
+    assert answer["declaracao"]["intencoes"][0]["categoria"] == "CATEGORIA_QUER_AGENDAR"
+
+    menu = _balcao(mesh, "chat", "--org", "demo", "--phone", phone, "--say", "#precos", "--explain")
+    assert menu.returncode == 0, menu.stderr
+    assert "agente> Consulta de avaliação: R$ 150,00" in menu.stdout
+    assert "trace id:" in menu.stdout and "desfecho: fixed_reply" in menu.stdout
+
+    talk = _balcao(mesh, "chat", "--org", "demo", "--phone", support.new_phone(), stdin="qual o endereço?\n")
+    assert talk.returncode == 0, talk.stderr
+    assert "agente>" in talk.stdout
+
+
+def test_chat_names_an_unknown_organisation(mesh: RunningMesh) -> None:
+    result = _balcao(mesh, "chat", "--org", "inexistente", "--phone", "+5511987654321", "--say", "oi")
+    assert result.returncode == 1 and "nenhuma organização" in result.stderr
