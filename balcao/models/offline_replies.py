@@ -78,14 +78,24 @@ def _chosen_slot(turn: Turn, slots: list[dict[str, Any]]) -> dict[str, Any] | No
         return None
     start, end = date_range(turn.customer_text, today_of(turn.context))
     said_a_day = start == end and start != ""
+    matching = []
     for slot in slots:
         try:
             when = datetime.fromisoformat(str(slot.get("inicio", "")))
         except ValueError:
             continue
         if when.strftime("%H:%M") == hhmm and (not said_a_day or when.date().isoformat() == start):
+            matching.append(slot)
+    # Two professionals free at the same time: the one the customer named, never the other.
+    said = {w for w in re.findall(r"\w+", turn.customer_text.lower()) if len(w) > 2} - _TITLES
+    for slot in matching:
+        if said & {w for w in re.findall(r"\w+", str(slot.get("profissional", "")).lower())}:
             return slot
-    return None
+    return matching[0] if matching else None
+
+
+# Words of a professional's name that do not tell one professional from another.
+_TITLES = frozenset({"dra", "doutor", "doutora", "com", "para"})
 
 
 def _unavailable(result: ToolResult | None, what: str) -> str:

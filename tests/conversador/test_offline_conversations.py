@@ -18,6 +18,7 @@ from balcao.projection.v1 import projection_pb2 as pj
 from services.conversador.declaracao import quotes
 from services.conversador.service import Conversador
 from services.conversador.summary_cap import digit_tokens
+from tests.conversador import fakes
 from tests.conversador.fakes import (
     BOOKED,
     CONTACT,
@@ -235,3 +236,25 @@ async def test_the_offline_closing_keeps_requests_and_marks_an_unknown_agenda() 
     assert (
         "Agenda atual: Consulta de avaliação em quinta-feira, 7 de novembro de 2024" in known.checkpoint.rolling_summary
     )
+
+
+async def test_the_professional_the_customer_named_is_the_one_promised() -> None:
+    offered = "quarta-feira, 6 de novembro, 09:00 (Dra. Ana Lima) e 09:00 (Dr. Paulo Reis)"
+    projection = FakeProjection()
+    projection_slots = [
+        fakes.FREE_SLOTS[0],
+        fakes._slot("quarta-feira, 6 de novembro, 09:00", "2024-11-06T09:00:00-03:00", "Dr. Paulo Reis", "W2X4"),
+    ]
+    original = fakes.FREE_SLOTS[:]
+    fakes.FREE_SLOTS[:] = projection_slots
+    try:
+        turn = await talk(
+            "Pode ser às 9h com o Dr. Paulo",
+            history=(customer("Quero marcar uma limpeza amanhã de manhã"), agent(offered)),
+            projection=projection,
+        )
+    finally:
+        fakes.FREE_SLOTS[:] = original
+    [promessa] = turn.declaracao.promessas
+    assert "W2X4" in promessa.o_que
+    assert "Paulo Reis" in turn.message and "Ana Lima" not in turn.message
