@@ -6,9 +6,10 @@ from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
 from balcao.kit.settings import ServiceSettings, grpc_port_field, peer_field
+from balcao.models import ModelSettings
 
 
-class Settings(ServiceSettings):
+class Settings(ServiceSettings, ModelSettings):
     model_config = SettingsConfigDict(env_prefix="BALCAO_SEGURANCA_", extra="ignore", populate_by_name=True)
 
     service_name: str = "seguranca"

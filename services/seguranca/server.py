@@ -1,9 +1,10 @@
 """Wiring of the seguranca process: the chain, the organisation source (crm) and the servicer.
 
 The contract index is built from the proto descriptors here, at start-up, not at import. The
-model layers take a `TextModel` (reviewers.py); until the shared model interface is wired in,
-a process started by `balcao serve` has none, and an organisation that switches a model layer
-on sees it traced as failed (`reviewer_failed` / classifier `failed`), never as approval.
+model layers take a `TextModel` (reviewers.py), backed by the shared model interface: the
+Anthropic provider when `ANTHROPIC_API_KEY` is set. The offline default has not been taught to
+review, so with it an organisation that switches a model layer on sees the layer traced as
+failed (`reviewer_failed` / classifier `failed`), never as approval.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Awaitable, Callable
 
 from balcao.kit.channels import open_channel
 from balcao.kit.server import Database, Registration, ServiceDefinition
+from balcao.models import Message, ModelProvider, ModelRequest, select_provider
 from balcao.seguranca.v1 import seguranca_pb2_grpc
 from services.seguranca.chain import Chain
 from services.seguranca.config import Settings
@@ -30,6 +32,11 @@ def build(
     classifier_model: TextModel | None = None,
 ) -> ServiceDefinition:
     closers: list[Callable[[], Awaitable[None]]] = []
+    if semantic_model is None or classifier_model is None:
+        provider = select_provider(settings)
+        closers.append(provider.aclose)
+        semantic_model = semantic_model or text_model(provider, "seguranca.semantic_promise")
+        classifier_model = classifier_model or text_model(provider, "seguranca.inbound_classifier")
     if organizations is None:
         channel = open_channel(settings, "crm")
         organizations = CrmOrganizations(channel)
@@ -58,3 +65,19 @@ def build(
         [Registration(servicer, seguranca_pb2_grpc.add_SegurancaServiceServicer_to_server, POLICY)],
         on_ready=on_ready,
     )
+
+
+def text_model(provider: ModelProvider, task: str) -> TextModel:
+    """A prompt-in, text-out model for the reviewers, on the cheap tier of the shared provider."""
+
+    async def ask(prompt: str) -> str:
+        request = ModelRequest(
+            system="Responda somente com o JSON pedido.",
+            messages=(Message.user(prompt),),
+            max_tokens=512,
+            tier="cheap",
+            task=task,
+        )
+        return (await provider.complete(request)).text
+
+    return ask
