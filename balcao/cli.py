@@ -121,6 +121,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         try:
             async with engine.connect() as conn:
                 await conn.execute(sa.text("SET TRANSACTION READ ONLY"))
+                # Under FORCE ROW LEVEL SECURITY even the owner sees one tenant at a time; the
+                # measurement is installation-wide, which crm's narrow read-only scope allows.
+                await conn.execute(sa.text("SELECT set_config('balcao.scope', 'all', true)"))
                 if await conn.scalar(sa.text("select to_regclass('crm.lead_checkpoints')")) is None:
                     return None
                 p95, contacts = (await conn.execute(sa.text(SUMMARY_P95_QUERY))).one()
@@ -180,6 +183,16 @@ def cmd_seed_demo(args: argparse.Namespace) -> int:
 
     from balcao.demo import seed
 
+    wiring = (args.evolution_url, args.evolution_instance, args.evolution_api_key)
+    if any(wiring) and not all(wiring):
+        print(
+            "balcao seed-demo: --evolution-url, --evolution-instance and --evolution-api-key go together",
+            file=sys.stderr,
+        )
+        return 2
+    if args.webhook_secret and not args.evolution_url:
+        print("balcao seed-demo: --webhook-secret needs --evolution-url", file=sys.stderr)
+        return 2
     token = _token("gateway", "balcao seed-demo")
     if token is None:
         return 2
@@ -190,7 +203,61 @@ def cmd_seed_demo(args: argparse.Namespace) -> int:
         return 1
     state = "criada" if seeded.created else "já existia"
     print(f"Clínica de demonstração {state}: {seeded.organization_id}")
+    if args.evolution_url:
+        return _wire_demo_evolution(args, seeded.organization_id)
     print("Converse com ela: balcao chat --org demo --phone +5511987654321")
+    return 0
+
+
+def _wire_demo_evolution(args: argparse.Namespace, organization_id: str) -> int:
+    """Connect the demo clinic to an Evolution instance through the gateway's SetChannelInstance."""
+    import json
+    import secrets
+
+    import grpc
+
+    from balcao.gateway.v1 import gateway_pb2, gateway_pb2_grpc
+
+    token = _token("admin", "balcao seed-demo")
+    if token is None:
+        return 2
+    secret = args.webhook_secret or secrets.token_urlsafe(32)
+    request = gateway_pb2.SetChannelInstanceRequest(
+        organization_id=organization_id,
+        instance_name=args.evolution_instance,
+        instance=gateway_pb2.ChannelInstance(
+            channel=gateway_pb2.CHANNEL_WHATSAPP,
+            base_url=args.evolution_url,
+            api_key=args.evolution_api_key,
+            webhook_secret=secret,
+        ),
+    )
+    with grpc.insecure_channel(_peer_address("gateway")) as channel:
+        try:
+            answer = gateway_pb2_grpc.GatewayServiceStub(channel).SetChannelInstance(
+                request, metadata=(("authorization", f"Bearer {token}"),), timeout=30
+            )
+        except grpc.RpcError as exc:
+            print(f"balcao seed-demo: {exc.code().name}: {exc.details()}", file=sys.stderr)  # type: ignore[attr-defined]
+            return 1
+    if answer.refusal_pt:
+        print(f"balcao seed-demo: a instância não foi configurada: {answer.refusal_pt}", file=sys.stderr)
+        return 1
+    webhook = {
+        "webhook": {
+            "enabled": True,
+            "url": answer.instance.webhook_url,
+            "byEvents": False,
+            "base64": False,
+            "headers": {"jwt_key": secret},
+            "events": ["MESSAGES_UPSERT"],
+        }
+    }
+    print(f"Instância {args.evolution_instance!r} ligada à clínica ({args.evolution_url}).")
+    print("Configure o webhook no Evolution (2.3+; em versões antigas use o cabeçalho x-balcao-webhook-secret):")
+    endpoint = f"{args.evolution_url.rstrip('/')}/webhook/set/{args.evolution_instance}"
+    print(f"  POST {endpoint}  (apikey: a chave da instância)")
+    print("  " + json.dumps(webhook, ensure_ascii=False))
     return 0
 
 
@@ -249,7 +316,12 @@ def main(argv: list[str] | None = None) -> int:
     report.add_argument("--json", action="store_true", help="one JSON object instead of the table")
     report.set_defaults(func=cmd_report)
 
-    sub.add_parser("seed-demo", help="create the demo clinic").set_defaults(func=cmd_seed_demo)
+    seed_demo = sub.add_parser("seed-demo", help="create the demo clinic")
+    seed_demo.add_argument("--evolution-url", help="wire the clinic's WhatsApp to this Evolution API base URL")
+    seed_demo.add_argument("--evolution-instance", help="the Evolution instance name (with --evolution-url)")
+    seed_demo.add_argument("--evolution-api-key", help="the instance's token, not the global key")
+    seed_demo.add_argument("--webhook-secret", help="the webhook secret / jwt_key (default: a new random one)")
+    seed_demo.set_defaults(func=cmd_seed_demo)
 
     chat = sub.add_parser("chat", help="talk to the agent from the terminal")
     chat.add_argument("--org", required=True, help="organisation id, or a word of its name (demo)")
