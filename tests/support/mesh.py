@@ -29,6 +29,8 @@ def mesh_env(data_dir: Path, ports: dict[str, int], http_port: int) -> dict[str,
         env[f"BALCAO_{name.upper()}_GRPC_PORT"] = str(port)
     env["BALCAO_GATEWAY_HTTP_PORT"] = str(http_port)
     env["PYTHONWARNINGS"] = "ignore"
+    # Tests script the Operador's model per organisation by writing `<org>.json` files here.
+    env["BALCAO_OPERADOR_SCRIPT_DIR"] = str(data_dir / "operador-scripts")
     return env
 
 

@@ -1,0 +1,190 @@
+"""Operador throughput: closed turns processed per second with the role off (deterministic), 1 and 2 workers.
+
+Starts an embedded PostgreSQL and `balcao serve crm` on it (agenda is not needed with the role
+off), seeds one organisation with the Operador role off, closes a backlog of turns with
+CrmWrite.CloseTurn (each declaring `quer agendar`, so the basic registration moves the lead and
+writes its timeline activity), then lets 1 and then 2 in-process Operador workers drain it exactly
+as the service does: Claim a batch, process every event (organisation, contact, the turn's own
+checkpoint, its obligations, the stage change, the decision activity, the outcome record), then
+one CompleteBatch. The clock runs from the first Claim to the last completion. Each round checks
+that no event was processed twice and none was left behind. Target: at least 1,000 events/s.
+
+Run: `.venv/bin/python bench/operador.py` (or `make bench`). The last line is JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from google.protobuf import field_mask_pb2  # noqa: E402
+
+from balcao.common.v1 import declaracao_pb2 as dc  # noqa: E402
+from balcao.crm.v1 import crm_resources_pb2 as r  # noqa: E402
+from balcao.crm.v1 import crm_write_pb2 as cw  # noqa: E402
+from balcao.crm.v1 import crm_write_pb2_grpc  # noqa: E402
+from balcao.kit.embedded_pg import EmbeddedPostgres  # noqa: E402
+from balcao.kit.identity import mint_token, signing_interceptors  # noqa: E402
+from balcao.models.scripted import ScriptedProvider  # noqa: E402
+from services.operador.peers import Peers  # noqa: E402
+from services.operador.processing import Processor  # noqa: E402
+from services.operador.worker import Worker  # noqa: E402
+
+TARGET_EVENTS_PER_SECOND = 1000.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start_crm(folder: Path, database_url: str, secret: str, port: int) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BALCAO_")}
+    env.update({
+        "DATABASE_URL": database_url, "BALCAO_MESH_SECRET": secret, "BALCAO_CRM_GRPC_PORT": str(port),
+        "BALCAO_DATA_DIR": str(folder), "BALCAO_LOG_LEVEL": "WARNING", "BALCAO_DATABASE_POOL_SIZE": "16",
+        "PYTHONWARNINGS": "ignore",
+    })
+    return subprocess.Popen([sys.executable, "-m", "balcao.cli", "serve", "crm"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=open(folder / "crm.log", "wb"))
+
+
+async def _wait_serving(address: str, process: subprocess.Popen[bytes], timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    async with grpc.aio.insecure_channel(address) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError("crm exited during start-up")
+            try:
+                answer = await health.Check(health_pb2.HealthCheckRequest(), timeout=2)
+                if answer.status == health_pb2.HealthCheckResponse.SERVING:
+                    return
+            except grpc.aio.AioRpcError:
+                pass
+            await asyncio.sleep(0.2)
+    raise TimeoutError("crm did not become SERVING")
+
+
+async def _seed(writer: crm_write_pb2_grpc.CrmWriteServiceStub, md: tuple[tuple[str, str], ...],
+                turns: int, contacts: int) -> str:
+    org = (await writer.UpsertOrganization(cw.UpsertOrganizationRequest(name="Bench", time_zone="America/Sao_Paulo"),
+                                           metadata=md)).organization
+    settings = r.OrganizationSettings()
+    settings.CopyFrom(org.settings)
+    settings.roles.operador_enabled = False
+    await writer.UpdateOrganizationSettings(cw.UpdateOrganizationSettingsRequest(
+        organization_id=org.organization_id, settings=settings,
+        update_mask=field_mask_pb2.FieldMask(paths=["roles"])), metadata=md)
+    ids = []
+    for _ in range(contacts):
+        phone = f"+55119{uuid.uuid4().int % 10**8:08d}"
+        reply = await writer.UpsertContact(cw.UpsertContactRequest(organization_id=org.organization_id, phone=phone),
+                                           metadata=md)
+        ids.append(reply.contact.contact_id)
+    declaracao = dc.DeclaracaoDoTurno(intencoes=[dc.Intencao(
+        o_que="quer agendar uma avaliação", evidencia="queria marcar", categoria=dc.CATEGORIA_QUER_AGENDAR)])
+    gate = asyncio.Semaphore(50)
+
+    async def close(i: int) -> None:
+        async with gate:
+            await writer.CloseTurn(cw.CloseTurnRequest(
+                organization_id=org.organization_id, contact_id=ids[i % contacts], turn_id=str(uuid.uuid4()),
+                unit_id="sdr", checkpoint=r.CheckpointContent(rolling_summary="quer agendar", declaracao=declaracao),
+                execution=r.TurnExecution(trigger=r.TURN_TRIGGER_INBOUND, outcome=r.TURN_OUTCOME_REPLIED)),
+                metadata=md)
+
+    await asyncio.gather(*(close(i) for i in range(turns)))
+    return org.organization_id
+
+
+async def _round(address: str, secret: str, workers: int, turns: int, batch: int) -> dict[str, float | int]:
+    md = (("authorization", f"Bearer {mint_token(secret.encode(), 'gateway', ttl=3600)}"),)
+    async with grpc.aio.insecure_channel(address) as channel:
+        org = await _seed(crm_write_pb2_grpc.CrmWriteServiceStub(channel), md, turns, contacts=100)
+    signed = signing_interceptors(secret.encode(), "operador")
+    # Role off never calls agenda: its channel points nowhere and is never used.
+    peers = [Peers.over(grpc.aio.insecure_channel(address, interceptors=signed),
+                        grpc.aio.insecure_channel("127.0.0.1:9"), timeout=30)
+             for _ in range(workers)]
+    pool = [Worker(Processor(p, ScriptedProvider()), batch_size=batch, concurrency=64) for p in peers]
+
+    async def drain(worker: Worker) -> None:
+        while await worker.drain_once(organization_id=org):
+            pass
+
+    started = time.perf_counter()
+    await asyncio.gather(*(drain(w) for w in pool))
+    elapsed = time.perf_counter() - started
+    for p in peers:
+        await p.close()
+    seen = [e for w in pool for e in w.processed]
+    return {"workers": workers, "events": len(seen), "duplicates": len(seen) - len(set(seen)),
+            "left_behind": turns - len(set(seen)), "seconds": round(elapsed, 3),
+            "events_per_second": round(len(seen) / elapsed, 1)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=2000, help="closed turns per round")
+    parser.add_argument("--batch", type=int, default=100, help="events per Claim")
+    parser.add_argument("--workers", default="1,2", help="worker counts, comma-separated")
+    args = parser.parse_args()
+    counts = [int(n) for n in args.workers.split(",")]
+    with tempfile.TemporaryDirectory(prefix="balcao-bench-operador-") as tmp:
+        folder = Path(tmp)
+        database = EmbeddedPostgres(folder / "pg")
+        database.start()
+        secret = secrets.token_urlsafe(32)
+        port = _free_port()
+        process = _start_crm(folder, database.url, secret, port)
+        try:
+            address = f"127.0.0.1:{port}"
+            asyncio.run(_wait_serving(address, process))
+            asyncio.run(_round(address, secret, 1, 200, args.batch))  # warm-up
+            rounds = [asyncio.run(_round(address, secret, n, args.turns, args.batch)) for n in counts]
+        finally:
+            process.terminate()
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+            database.stop()
+
+    print(f"operador throughput, role off (basic registration by code), Claim batch {args.batch} + CompleteBatch; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(f"{'workers':>7} {'events':>7} {'seconds':>8} {'events/s':>9} {'dupes':>6} {'lost':>5}")
+    for row in rounds:
+        print(f"{row['workers']:>7} {row['events']:>7} {row['seconds']:>8} {row['events_per_second']:>9} "
+              f"{row['duplicates']:>6} {row['left_behind']:>5}")
+    correct = all(row["duplicates"] == 0 and row["left_behind"] == 0 for row in rounds)
+    met = correct and all(float(row["events_per_second"]) >= TARGET_EVENTS_PER_SECOND for row in rounds)
+    print(json.dumps({
+        "bench": "operador",
+        **{f"events_per_second_{row['workers']}_workers": row["events_per_second"] for row in rounds},
+        "turns_per_round": args.turns, "batch": args.batch, "no_duplicates_no_losses": correct,
+        "load_average_1m": round(os.getloadavg()[0], 2),
+        "targets": {"events_per_second": TARGET_EVENTS_PER_SECOND}, "met": met,
+    }))
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
