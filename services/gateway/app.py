@@ -12,13 +12,18 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from balcao.models.base import ModelProvider
 from balcao.models.selection import select_provider
+from services.gateway.channel_directory import ChannelAdmin, DatabaseDirectory
 from services.gateway.config import Settings
 from services.gateway.configuration import ConfigCache
+from services.gateway.edge.evolution.channel import EvolutionChannel
+from services.gateway.edge.evolution.client import EvolutionClient
+from services.gateway.edge.http import Edge
 from services.gateway.intake import Intake, TurnWatch
-from services.gateway.outbound import ChannelRegistry
+from services.gateway.outbound import ChannelRegistry, NotConnectedChannel
 from services.gateway.peers import Peers
 from services.gateway.proactive import ProactiveConsumer
 from services.gateway.runtime import RuntimeOptions, TurnRunner
+from services.gateway.sink import RuntimeSink, RuntimeWebTurns
 from services.gateway.worker import Worker, replica_name
 
 
@@ -33,6 +38,11 @@ class GatewayApp:
     worker: Worker
     consumer: ProactiveConsumer | None
     watch: TurnWatch
+    # The HTTP edge (Evolution webhook, web channel) and the configuration it reads.
+    directory: DatabaseDirectory
+    channel_admin: ChannelAdmin
+    evolution: EvolutionClient
+    edge: Edge
 
     @classmethod
     def build(
@@ -49,6 +59,11 @@ class GatewayApp:
         )
         channels = channels or ChannelRegistry.default()
         configs = ConfigCache(peers, settings.config_cache_seconds)
+        directory = DatabaseDirectory(engine, cache_seconds=settings.config_cache_seconds)
+        evolution = settings.evolution_client()
+        current = channels.channels.get("whatsapp")
+        if settings.whatsapp_enabled and (current is None or isinstance(current, NotConnectedChannel)):
+            channels.channels["whatsapp"] = EvolutionChannel(directory, evolution)
         watch = TurnWatch()
         runner = TurnRunner(
             engine=engine,
@@ -84,9 +99,34 @@ class GatewayApp:
             watch=watch,
             default_debounce_ms=settings.default_debounce_ms,
             default_debounce_cap_ms=settings.default_debounce_cap_ms,
+            default_human_pause_minutes=settings.default_human_pause_minutes,
         )
         consumer = ProactiveConsumer(peers, intake, consumer=name) if settings.proactive_consumer_enabled else None
-        return cls(settings, engine, peers, channels, intake, runner, worker, consumer, watch)
+        edge = Edge(
+            directory=directory,
+            sink=RuntimeSink(intake),
+            enricher=settings.enricher(),
+            evolution=evolution,
+            turns=RuntimeWebTurns(intake),
+            limits=settings.limits(),
+            rate_limiter=settings.rate_limiter(),
+        )
+        admin = ChannelAdmin(engine, directory, configs, webhook_url=settings.webhook_url())
+        return cls(
+            settings,
+            engine,
+            peers,
+            channels,
+            intake,
+            runner,
+            worker,
+            consumer,
+            watch,
+            directory,
+            admin,
+            evolution,
+            edge,
+        )
 
     def start(self) -> None:
         self.worker.start()
@@ -97,4 +137,5 @@ class GatewayApp:
         if self.consumer is not None:
             await self.consumer.stop()
         await self.worker.stop(self.settings.stop_grace_seconds)
+        await self.evolution.aclose()
         await self.peers.close()

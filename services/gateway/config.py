@@ -3,7 +3,8 @@
 Besides the peers' addresses, the turn runtime's knobs: the default debounce (an organisation's
 own `runtime.debounce_ms` wins), the claim lease, the retries of a failed turn and of a send, the
 worker's concurrency. The model variables (`ANTHROPIC_API_KEY`, …) come from `ModelSettings`;
-the gateway calls a model only to choose the unit when an organisation has several.
+the gateway calls a model only to choose the unit when an organisation has several. The HTTP
+edge's variables (`BALCAO_GATEWAY_EDGE_*`) come from `EdgeSettings` (docs/services/gateway-edge.md).
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from pydantic_settings import SettingsConfigDict
 from balcao.kit.mesh import SERVICES
 from balcao.kit.settings import DatabaseSettings, grpc_port_field, peer_field
 from balcao.models.selection import ModelSettings
+from services.gateway.edge.settings import EdgeSettings
 
 
-class Settings(DatabaseSettings, ModelSettings):
+class Settings(DatabaseSettings, ModelSettings, EdgeSettings):
     model_config = SettingsConfigDict(env_prefix="BALCAO_GATEWAY_", extra="ignore", populate_by_name=True)
 
     service_name: str = "gateway"
@@ -59,3 +61,15 @@ class Settings(DatabaseSettings, ModelSettings):
     max_redrafts: int = Field(2, ge=0, le=5)
     # Whether this replica consumes proactive-turn events from crm's queue.
     proactive_consumer_enabled: bool = True
+    # How long the agent stays quiet for a contact after a person answered from the business's
+    # phone, when the organisation sets no `runtime.human_reply_pause_minutes`.
+    default_human_pause_minutes: int = Field(30, ge=1, le=7 * 24 * 60)
+    # The address Evolution reaches this gateway's HTTP side at (for the webhook URL the admin API
+    # shows); empty: http://127.0.0.1:<http_port>.
+    public_url: str = ""
+    # Connect WhatsApp replies to Evolution (off: every WhatsApp send fails plainly, as before).
+    whatsapp_enabled: bool = True
+
+    def webhook_url(self) -> str:
+        base = self.public_url.rstrip("/") or f"http://127.0.0.1:{self.http_port}"
+        return f"{base}/webhooks/evolution"

@@ -8,14 +8,19 @@ from collections.abc import Awaitable, Callable
 import uvicorn
 from fastapi import FastAPI
 
+from services.gateway.edge.http import Edge, create_edge_router
 
-def create_app() -> FastAPI:
+
+def create_app(edge: Edge | None = None) -> FastAPI:
+    """The HTTP app: /healthz, and the edge's routes (Evolution webhook, web channel) when given."""
     app = FastAPI(title="Balcão gateway", version="0.1.0")
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
+    if edge is not None:
+        app.include_router(create_edge_router(edge))
     return app
 
 

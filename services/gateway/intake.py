@@ -85,6 +85,7 @@ class Intake:
         watch: TurnWatch,
         default_debounce_ms: int,
         default_debounce_cap_ms: int,
+        default_human_pause_minutes: int = DEFAULT_HUMAN_PAUSE_MINUTES,
     ) -> None:
         self._engine = engine
         self._peers = peers
@@ -92,13 +93,18 @@ class Intake:
         self._wake = wake
         self._watch = watch
         self._debounce = (default_debounce_ms, default_debounce_cap_ms)
+        self._human_pause = default_human_pause_minutes
 
     # -----------------------------------------------------------------------------------------
     # SubmitInbound
     # -----------------------------------------------------------------------------------------
 
-    async def accept(self, request: gw.SubmitInboundRequest) -> Accepted:
+    async def accept(self, request: gw.SubmitInboundRequest, *, auto_reply_pt: str = "") -> Accepted:
+        """Store one message. `auto_reply_pt` (from the HTTP edge, in process): a fixed pt-BR reply
+        for content the agent cannot take; the turn sends it, reviewed, instead of drafting."""
         message = inbound.normalise(request)  # InvalidInbound: nothing stored
+        if auto_reply_pt.strip() and not message.from_business:
+            message.details["auto_reply_pt"] = auto_reply_pt.strip()
         org = message.organization_id
         config = await self._configs.get(org)  # UnknownOrganization: nothing stored
         async with repository.tenant(self._engine, org) as conn:
@@ -159,7 +165,7 @@ class Intake:
         return contact
 
     async def _pause_for_person(self, minutes: int, org: UUID, contact_id: UUID) -> None:
-        until = datetime.now(UTC) + timedelta(minutes=minutes or DEFAULT_HUMAN_PAUSE_MINUTES)
+        until = datetime.now(UTC) + timedelta(minutes=minutes or self._human_pause)
         request = cw.SetHumanControlRequest(
             organization_id=str(org),
             contact_id=str(contact_id),

@@ -4,10 +4,11 @@ A channel sends one text part to one recipient and returns the provider's messag
 `SendError` (temporary: retried; permanent: the part is not delivered and a Central item is
 raised). The runtime never calls a channel for a part the send ledger already has.
 
-`RecordingChannel` serves the test channel (and, until the web edge lands, the web channel): it
-records every part instead of reaching anyone, so tests and `balcao chat` see exactly what a
-customer would have received. WhatsApp through Evolution comes with the HTTP edge; until then a
-WhatsApp send is a permanent failure, said plainly, never a silent success.
+`RecordingChannel` serves the test channel and the web channel (whose reply the web request reads
+from the turn): it records every part instead of reaching anyone, so tests and `balcao chat` see
+exactly what a customer would have received. WhatsApp goes through the edge's `EvolutionChannel`,
+put in the registry by `app.GatewayApp.build`; with WhatsApp switched off a WhatsApp send is a
+permanent failure (`NotConnectedChannel`), said plainly, never a silent success.
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ class OutboundChannel(ABC):
     has_service_window: bool = False
     # The longest text part the channel accepts; 0 means no limit.
     max_text_chars: int = 0
+    # Attempts of one send by the runtime; 0 means the gateway's `send_attempts`. A channel whose
+    # client already retries (Evolution) sets 1.
+    send_attempts: int = 0
 
     def sender(self, channel_instance: str) -> str:
         """The sending identity `pacing` and `repetition` count per."""

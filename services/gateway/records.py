@@ -81,6 +81,9 @@ class Inbound:
     sent_at: datetime | None
     received_at: datetime
     turn_id: UUID | None
+    # A fixed pt-BR reply the edge chose for content the agent cannot take (an audio without a
+    # transcript, an unsupported type): sent, reviewed, instead of a draft.
+    auto_reply_pt: str = ""
 
 
 @dataclass(slots=True)
@@ -182,3 +185,8 @@ class SendingStats:
     sent_today_from_sender: int = 0
     sender_active_since: datetime | None = None
     ever_sent_to_contact: bool = False
+
+
+# The channel instance of "Testar" (RunTestTurn) conversations: the test channel records instead
+# of sending, and their turns write no memory and raise no `turn_closed` (the Operador never acts).
+TESTAR_INSTANCE = "testar"

@@ -74,8 +74,14 @@ def body_hash(body: str) -> str:
 
 _INBOUND_COLUMNS = (
     "inbound_id, contact_id, seq, channel, text, attachment_note, message_type, from_business, sent_at, "
-    "received_at, turn_id"
+    "received_at, turn_id, details"
 )
+
+
+def _auto_reply(details: Any) -> str:
+    if isinstance(details, str):
+        details = json.loads(details)
+    return str((details or {}).get("auto_reply_pt") or "")
 
 
 def _inbound(row: Any) -> Inbound:
@@ -91,6 +97,7 @@ def _inbound(row: Any) -> Inbound:
         sent_at=row["sent_at"],
         received_at=row["received_at"],
         turn_id=row["turn_id"],
+        auto_reply_pt=_auto_reply(row["details"]),
     )
 
 
@@ -906,3 +913,151 @@ async def contacts_with_unfinished_turns(conn: AsyncConnection, organization_id:
         {"org": organization_id, "open": list(UNFINISHED)},
     )
     return [r[0] for r in rows]
+
+
+# ---------------------------------------------------------------------------------------------
+# The edge's configuration: channel instances and web channel keys
+# ---------------------------------------------------------------------------------------------
+
+_INSTANCE_COLUMNS = (
+    "organization_id, instance_name, channel, base_url, api_key, webhook_secret, webhook_secret_header, jwt_key, "
+    "sender_number, allow_groups, allow_broadcasts, allow_newsletters, created_at, updated_at"
+)
+_KEY_COLUMNS = "organization_id, key_id, label, prefix, created_at, last_used_at, revoked_at"
+
+
+class InstanceNameTaken(Exception):
+    """Another organisation already uses this instance name."""
+
+
+async def channel_instance(conn: AsyncConnection, instance_name: str) -> dict[str, Any] | None:
+    """One instance by name (the connection must see every tenant: the name is how the org is found)."""
+    row = (
+        (
+            await conn.execute(
+                sa.text(f"SELECT {_INSTANCE_COLUMNS} FROM gateway.channel_instances WHERE instance_name = :name"),
+                {"name": instance_name},
+            )
+        )
+        .mappings()
+        .first()
+    )
+    return dict(row) if row is not None else None
+
+
+async def channel_instances(conn: AsyncConnection, organization_id: UUID) -> list[dict[str, Any]]:
+    rows = await conn.execute(
+        sa.text(
+            f"SELECT {_INSTANCE_COLUMNS} FROM gateway.channel_instances WHERE organization_id = :org "
+            "ORDER BY instance_name"
+        ),
+        {"org": organization_id},
+    )
+    return [dict(r) for r in rows.mappings()]
+
+
+async def upsert_channel_instance(
+    conn: AsyncConnection, organization_id: UUID, values: dict[str, Any]
+) -> dict[str, Any]:
+    """Create or replace an instance of this organisation; empty secrets keep the stored ones.
+
+    Raises `InstanceNameTaken` when the name belongs to another organisation (nothing written).
+    """
+    row = (
+        (
+            await conn.execute(
+                sa.text(
+                    f"""
+                    INSERT INTO gateway.channel_instances AS i
+                        (organization_id, instance_name, base_url, api_key, webhook_secret, jwt_key, sender_number)
+                    VALUES (:org, :name, :base_url, :api_key, :secret, :secret, :sender_number)
+                    ON CONFLICT (instance_name) DO UPDATE SET
+                        base_url = EXCLUDED.base_url,
+                        api_key = CASE WHEN EXCLUDED.api_key <> '' THEN EXCLUDED.api_key ELSE i.api_key END,
+                        webhook_secret = CASE WHEN EXCLUDED.webhook_secret <> '' THEN EXCLUDED.webhook_secret
+                                              ELSE i.webhook_secret END,
+                        jwt_key = CASE WHEN EXCLUDED.jwt_key <> '' THEN EXCLUDED.jwt_key ELSE i.jwt_key END,
+                        sender_number = EXCLUDED.sender_number,
+                        updated_at = now()
+                    WHERE i.organization_id = EXCLUDED.organization_id
+                    RETURNING {_INSTANCE_COLUMNS}
+                    """
+                ),
+                {"org": organization_id, **values},
+            )
+        )
+        .mappings()
+        .first()
+    )
+    if row is None:
+        raise InstanceNameTaken(values["name"])
+    return dict(row)
+
+
+async def insert_web_key(
+    conn: AsyncConnection, organization_id: UUID, *, label: str, prefix: str, secret_sha256: str
+) -> dict[str, Any]:
+    row = (
+        (
+            await conn.execute(
+                sa.text(
+                    f"""
+                    INSERT INTO gateway.web_channel_keys (organization_id, key_id, label, prefix, secret_sha256)
+                    VALUES (:org, :key_id, :label, :prefix, :digest)
+                    RETURNING {_KEY_COLUMNS}
+                    """
+                ),
+                {"org": organization_id, "key_id": uuid4(), "label": label, "prefix": prefix, "digest": secret_sha256},
+            )
+        )
+        .mappings()
+        .one()
+    )
+    return dict(row)
+
+
+async def web_keys(conn: AsyncConnection, organization_id: UUID) -> list[dict[str, Any]]:
+    rows = await conn.execute(
+        sa.text(
+            f"SELECT {_KEY_COLUMNS} FROM gateway.web_channel_keys WHERE organization_id = :org ORDER BY created_at"
+        ),
+        {"org": organization_id},
+    )
+    return [dict(r) for r in rows.mappings()]
+
+
+async def revoke_web_key(conn: AsyncConnection, organization_id: UUID, key_id: UUID) -> dict[str, Any] | None:
+    row = (
+        (
+            await conn.execute(
+                sa.text(
+                    f"""
+                    UPDATE gateway.web_channel_keys SET revoked_at = coalesce(revoked_at, now())
+                    WHERE organization_id = :org AND key_id = :key_id
+                    RETURNING {_KEY_COLUMNS}
+                    """
+                ),
+                {"org": organization_id, "key_id": key_id},
+            )
+        )
+        .mappings()
+        .first()
+    )
+    return dict(row) if row is not None else None
+
+
+async def use_web_key(conn: AsyncConnection, secret_sha256: str) -> tuple[UUID, UUID] | None:
+    """The (organisation, key id) of a valid key by its digest, marking it used (cross-tenant connection)."""
+    row = (
+        await conn.execute(
+            sa.text(
+                """
+                UPDATE gateway.web_channel_keys SET last_used_at = now()
+                WHERE secret_sha256 = :digest AND revoked_at IS NULL
+                RETURNING organization_id, key_id
+                """
+            ),
+            {"digest": secret_sha256},
+        )
+    ).first()
+    return (row[0], row[1]) if row is not None else None

@@ -170,6 +170,10 @@ class Ctx:
             self.bookings = [ex.unpack(sg.ConfirmedBooking, b) for b in progress["bookings"]]
 
 
+def is_testar(conversation: Conversation) -> bool:
+    return conversation.channel == "test" and conversation.channel_instance == records.TESTAR_INSTANCE
+
+
 def parent_context(trace_id: str) -> otel_context.Context | None:
     """A context whose parent is the turn's trace, so a retried attempt joins the same trace."""
     if not trace_id:
@@ -263,6 +267,7 @@ class TurnRunner:
             execution=self._new_execution(turn, config, messages),
             messages=messages,
         )
+        ctx.execution.test = is_testar(conversation)
         if turn.stage == records.STAGE_SENT:
             ctx.restore(turn.progress)
             return await self._after_send(ctx, turn.progress)
@@ -305,6 +310,13 @@ class TurnRunner:
         if expired:
             ctx.execution.route.CopyFrom(r.ControllerDecision(reason="plan_expired"))
             return await self._fixed(ctx, "fixed_reply", ctx.config.reply(catalog.EXPIRED_PLAN), records.PLAN_EXPIRED)
+
+        auto_replies = [m.auto_reply_pt for m in ctx.messages if m.auto_reply_pt]
+        if auto_replies and len(auto_replies) == len(ctx.messages):
+            # Nothing in the burst the agent can read (an audio without a transcript, a kind of
+            # content it cannot open): the edge's fixed pt-BR reply goes, reviewed, without a model.
+            ctx.execution.route.CopyFrom(r.ControllerDecision(reason="auto_reply"))
+            return await self._fixed(ctx, "fixed_reply", auto_replies[-1], records.FIXED_REPLY)
 
         with ex.step(ctx.execution, "screen"), tracer.start_as_current_span("screen"):
             screening = await call(
@@ -905,6 +917,13 @@ class TurnRunner:
     # -----------------------------------------------------------------------------------------
 
     async def _closing(self, ctx: Ctx, sent: SendResult, outcome: str, *, holding: bool) -> None:
+        if is_testar(ctx.conversation):
+            # "Testar": everything up to the send ran as in production; no memory is written and no
+            # `turn_closed` event raised, so the Operador never acts on a test (the execution is
+            # recorded with `test` set).
+            ex.skipped(ctx.execution, "closing", "testar: no checkpoint, no turn_closed")
+            kept = None if holding or ctx.reply is None else ctx.reply.declaracao
+            return await self._finish(ctx, outcome, declaracao=kept, detail=self._detail(outcome, sent))
         request = cv.CloseRequest(
             organization_id=str(ctx.org),
             contact_id=str(ctx.contact),

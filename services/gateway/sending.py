@@ -97,7 +97,8 @@ class Sender:
                 if reserved is None:  # another holder of a stale claim got there first
                     break
                 provider_id, error, attempts = "", "", 0
-                for attempts in range(1, self._attempts + 1):
+                limit = channel.send_attempts or self._attempts
+                for attempts in range(1, limit + 1):
                     try:
                         provider_id = await channel.send(recipient, text, idempotency_key=f"{turn_id}:{index}")
                         break
@@ -106,7 +107,7 @@ class Sender:
                         log.warning("send failed", extra={"turn_id": str(turn_id), "attempt": attempts, "error": error})
                         if exc.permanent:
                             break
-                        if attempts < self._attempts:
+                        if attempts < limit:
                             await asyncio.sleep(self._retry * attempts)
                 status = records.PART_SENT if provider_id else records.PART_FAILED
                 async with repository.tenant(self._engine, org) as conn:

@@ -19,7 +19,7 @@ def build(settings: Settings, database: Database) -> ServiceDefinition:
         app = GatewayApp.build(settings, database.engine)
         servicer.app = app
         app.start()
-        stop_http = await start_http(create_app(), settings.bind_host, settings.http_port)
+        stop_http = await start_http(create_app(app.edge), settings.bind_host, settings.http_port)
 
         async def stop() -> None:
             await stop_http()

@@ -4,8 +4,8 @@ the Operador for StartProactiveTurn.
 Maps proto ↔ the runtime (`intake`) and errors to gRPC status, in one place: invalid input is
 INVALID_ARGUMENT, an unknown organisation or id NOT_FOUND (nothing stored in either case), a peer
 that does not answer UNAVAILABLE. The HTTP edge runs in this same process and calls the servicer
-directly. The admin RPCs (organisations, units, channels, …) come with the admin issue and answer
-UNIMPLEMENTED until then.
+directly. Channel instances and web channel keys are served here (`channel_directory`); the other
+admin RPCs (organisations, units, roles, …) answer UNIMPLEMENTED until they land.
 """
 
 from __future__ import annotations
@@ -19,11 +19,15 @@ import grpc
 from balcao.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from balcao.kit.identity import allow
 from balcao.kit.mesh import ADMIN
+from services.gateway import execution as ex
 from services.gateway.app import GatewayApp
+from services.gateway.channel_directory import InstanceChange, Refused
 from services.gateway.configuration import UnknownOrganization
 from services.gateway.inbound import InvalidInbound
 from services.gateway.intake import InvalidRequest, NotFound
 from services.gateway.peers import PeerFailure
+from services.gateway.roles import Roles
+from services.gateway.testar import Testar
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -80,6 +84,106 @@ class Gateway(gateway_pb2_grpc.GatewayServiceServicer):
 
         turn, duplicate = await self._run(context, start)
         return gateway_pb2.StartProactiveTurnResponse(turn_id=str(turn.turn_id), duplicate=duplicate)
+
+    # -----------------------------------------------------------------------------------------
+    # Channels (admin)
+    # -----------------------------------------------------------------------------------------
+
+    async def SetChannelInstance(
+        self, request: gateway_pb2.SetChannelInstanceRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.SetChannelInstanceResponse:
+        given = request.instance
+        if given.channel not in (gateway_pb2.CHANNEL_UNSPECIFIED, gateway_pb2.CHANNEL_WHATSAPP):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "instance.channel must be CHANNEL_WHATSAPP")
+        name = request.instance_name or given.instance_name
+        change = InstanceChange(
+            base_url=given.base_url,
+            api_key=given.api_key,
+            webhook_secret=given.webhook_secret,
+            sender_number=given.sender_number,
+        )
+        stored = await self._run(
+            context, lambda app: app.channel_admin.set_instance(request.organization_id, name, change)
+        )
+        if isinstance(stored, Refused):
+            return gateway_pb2.SetChannelInstanceResponse(refusal_pt=stored.reason_pt)
+        assert self.app is not None
+        return gateway_pb2.SetChannelInstanceResponse(instance=_instance(stored, self.app.channel_admin.webhook_url))
+
+    async def ListChannelInstances(
+        self, request: gateway_pb2.ListChannelInstancesRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ListChannelInstancesResponse:
+        rows = await self._run(context, lambda app: app.channel_admin.list_instances(request.organization_id))
+        assert self.app is not None
+        url = self.app.channel_admin.webhook_url
+        return gateway_pb2.ListChannelInstancesResponse(instances=[_instance(row, url) for row in rows])
+
+    async def IssueWebChannelKey(
+        self, request: gateway_pb2.IssueWebChannelKeyRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.IssueWebChannelKeyResponse:
+        row, secret = await self._run(
+            context, lambda app: app.channel_admin.issue_key(request.organization_id, request.label)
+        )
+        return gateway_pb2.IssueWebChannelKeyResponse(key=_web_key(row), secret=secret)
+
+    async def ListWebChannelKeys(
+        self, request: gateway_pb2.ListWebChannelKeysRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ListWebChannelKeysResponse:
+        rows = await self._run(context, lambda app: app.channel_admin.list_keys(request.organization_id))
+        return gateway_pb2.ListWebChannelKeysResponse(keys=[_web_key(row) for row in rows])
+
+    async def RevokeWebChannelKey(
+        self, request: gateway_pb2.RevokeWebChannelKeyRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.RevokeWebChannelKeyResponse:
+        row = await self._run(
+            context, lambda app: app.channel_admin.revoke_key(request.organization_id, request.key_id)
+        )
+        return gateway_pb2.RevokeWebChannelKeyResponse(key=_web_key(row))
+
+    async def RunTestTurn(
+        self, request: gateway_pb2.RunTestTurnRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.RunTestTurnResponse:
+        return await self._run(context, lambda app: Testar(app.intake, app.peers).run(request))
+
+    # -----------------------------------------------------------------------------------------
+    # Roles (admin)
+    # -----------------------------------------------------------------------------------------
+
+    async def ListRoles(
+        self, request: gateway_pb2.ListRolesRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ListRolesResponse:
+        roles = await self._run(context, lambda app: Roles(app.peers).list(request.organization_id))
+        return gateway_pb2.ListRolesResponse(roles=roles)
+
+    async def SetRoleEnabled(
+        self, request: gateway_pb2.SetRoleEnabledRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.SetRoleEnabledResponse:
+        change = await self._run(
+            context, lambda app: Roles(app.peers).set_enabled(request.organization_id, request.role, request.enabled)
+        )
+        return gateway_pb2.SetRoleEnabledResponse(role=change.role, refusal_pt=change.refusal_pt)
+
+
+def _instance(row: dict[str, Any], webhook_url: str) -> gateway_pb2.ChannelInstance:
+    """An instance as the admin sees it: never a secret, only whether one is stored."""
+    return gateway_pb2.ChannelInstance(
+        instance_name=row["instance_name"],
+        channel=gateway_pb2.CHANNEL_WHATSAPP,
+        base_url=row["base_url"],
+        api_key_set=bool(row["api_key"]),
+        webhook_secret_set=bool(row["webhook_secret"] or row["jwt_key"]),
+        sender_number=row["sender_number"],
+        webhook_url=webhook_url,
+    )
+
+
+def _web_key(row: dict[str, Any]) -> gateway_pb2.WebChannelKey:
+    key = gateway_pb2.WebChannelKey(key_id=str(row["key_id"]), label=row["label"], prefix=row["prefix"])
+    for name in ("created_at", "last_used_at", "revoked_at"):
+        stamp = ex.ts(row[name])
+        if stamp is not None:
+            getattr(key, name).CopyFrom(stamp)
+    return key
 
 
 POLICY = allow(

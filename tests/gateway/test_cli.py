@@ -54,3 +54,54 @@ def test_seed_demo_then_chat_with_the_demo_clinic(mesh: RunningMesh) -> None:
 def test_chat_names_an_unknown_organisation(mesh: RunningMesh) -> None:
     result = _balcao(mesh, "chat", "--org", "inexistente", "--phone", "+5511987654321", "--say", "oi")
     assert result.returncode == 1 and "nenhuma organização" in result.stderr
+
+
+def test_seed_demo_wires_the_clinic_to_an_evolution_server_in_one_line(mesh: RunningMesh) -> None:
+    """The mesh's own gateway, over real HTTP: the webhook in, the reply out through the local Evolution."""
+    import time
+    import uuid
+
+    import httpx2
+
+    from tests.gateway.edge.evolution_fixtures import load_fixture
+    from tests.gateway.edge.fake_evolution import running_fake_evolution
+
+    token, secret = "token-da-instancia-demo-0001", "segredo-do-webhook-demo-0001"
+    with running_fake_evolution({"demo-wpp": token}) as evolution:
+        wired = _balcao(
+            mesh,
+            "seed-demo",
+            "--evolution-url",
+            evolution.url,
+            "--evolution-instance",
+            "demo-wpp",
+            "--evolution-api-key",
+            token,
+            "--webhook-secret",
+            secret,
+        )
+        assert wired.returncode == 0, wired.stderr
+        assert "demo-wpp" in wired.stdout and f"{evolution.url}/webhook/set/demo-wpp" in wired.stdout
+
+        digits = support.new_phone().lstrip("+")
+        body = load_fixture("01")
+        body.update(instance="demo-wpp", apikey=token)
+        body["data"]["key"].update(remoteJid=f"{digits}@s.whatsapp.net", id=uuid.uuid4().hex[:20].upper())
+        url = f"http://127.0.0.1:{mesh.http_port}/webhooks/evolution"
+        refused = httpx2.post(url, json=body, headers={"x-balcao-webhook-secret": "outro-segredo-qualquer-000"})
+        assert refused.status_code == 401
+        answer = httpx2.post(url, json=body, headers={"x-balcao-webhook-secret": secret})
+        assert answer.status_code == 200 and answer.json()["accepted"] == 1, answer.text
+
+        deadline = time.monotonic() + 60
+        while not [r for r in evolution.sends() if r.body.get("number") == f"{digits}@s.whatsapp.net"]:
+            assert time.monotonic() < deadline, "the demo clinic never answered through Evolution"
+            time.sleep(0.2)
+        (sent,) = [r for r in evolution.sends() if r.body.get("number") == f"{digits}@s.whatsapp.net"]
+        assert sent.path == "/message/sendText/demo-wpp" and sent.headers["apikey"] == token
+        assert sent.body["text"].strip()
+
+
+def test_seed_demo_evolution_flags_go_together(mesh: RunningMesh) -> None:
+    result = _balcao(mesh, "seed-demo", "--evolution-url", "http://127.0.0.1:9")
+    assert result.returncode == 2 and "go together" in result.stderr

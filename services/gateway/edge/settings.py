@@ -1,0 +1,88 @@
+"""The edge's settings, as a mixin for the gateway's `Settings` (environment prefix `BALCAO_GATEWAY_`).
+
+`class Settings(DatabaseSettings, ModelSettings, EdgeSettings)` gives `BALCAO_GATEWAY_EDGE_*`
+variables; `limits()`, `evolution_client()` and `enricher()` build the pieces the router takes.
+Per-instance configuration (base URL, API key, webhook secret or JWT key, groups on/off) is not
+here: it lives with the channel instances (admin API), behind `EdgeDirectory`.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from services.gateway.edge.content import ContentEnricher, OfflineGeocoder, TranscriptionProvider
+from services.gateway.edge.evolution.client import EvolutionClient, RetryPolicy
+from services.gateway.edge.http import EdgeLimits
+from services.gateway.edge.ratelimit import RateLimiter
+
+MIB = 1024 * 1024
+
+
+class EdgeSettings(BaseSettings):
+    model_config = SettingsConfigDict(extra="ignore", populate_by_name=True)
+
+    # Request size limits. Evolution with `base64: true` inlines whole media files in webhooks.
+    edge_webhook_max_body_bytes: int = Field(24 * MIB, ge=64 * 1024)
+    edge_web_max_body_bytes: int = Field(16 * MIB, ge=64 * 1024)
+    edge_webhook_max_events: int = Field(100, ge=1, le=1000)
+    # The largest media file kept (inline, fetched from Evolution, or sent to the web channel).
+    edge_media_max_bytes: int = Field(16 * MIB, ge=1024)
+    # How long POST /v1/web/messages waits for the turn before answering with its id only.
+    edge_web_turn_wait_seconds: float = Field(20.0, ge=0, le=30)
+    # The Evolution API client: timeouts and retries of sendText and media fetches.
+    edge_evolution_timeout_seconds: float = Field(15.0, gt=0)
+    edge_evolution_connect_timeout_seconds: float = Field(5.0, gt=0)
+    edge_evolution_attempts: int = Field(3, ge=1, le=10)
+    edge_evolution_retry_base_seconds: float = Field(0.5, ge=0)
+    edge_evolution_retry_max_seconds: float = Field(8.0, ge=0)
+    # Content: media fetch time before giving up (the message is kept), PDF caps, geocoding.
+    edge_media_fetch_timeout_seconds: float = Field(10.0, gt=0)
+    edge_pdf_max_pages: int = Field(20, ge=1, le=500)
+    edge_pdf_max_chars: int = Field(12_000, ge=100, le=18_000)
+    # Reverse geocode shared locations offline (~160 MB of city data per process, loaded once).
+    edge_geocode_enabled: bool = True
+    edge_geocode_max_km: float = Field(30.0, gt=0)
+    # Messages accepted per minute (a burst of as many, refilled continuously) from one contact
+    # and into one organisation, per replica; beyond them 429 and nothing stored. 0: no limit.
+    edge_rate_contact_per_minute: int = Field(30, ge=0)
+    edge_rate_organization_per_minute: int = Field(1200, ge=0)
+
+    def rate_limiter(self) -> RateLimiter | None:
+        if not self.edge_rate_contact_per_minute and not self.edge_rate_organization_per_minute:
+            return None
+        return RateLimiter(
+            contact_per_minute=self.edge_rate_contact_per_minute,
+            organization_per_minute=self.edge_rate_organization_per_minute,
+        )
+
+    def limits(self) -> EdgeLimits:
+        return EdgeLimits(
+            webhook_max_body_bytes=self.edge_webhook_max_body_bytes,
+            web_max_body_bytes=self.edge_web_max_body_bytes,
+            max_events_per_body=self.edge_webhook_max_events,
+            media_max_bytes=self.edge_media_max_bytes,
+            web_turn_wait_seconds=self.edge_web_turn_wait_seconds,
+        )
+
+    def evolution_client(self) -> EvolutionClient:
+        return EvolutionClient(
+            timeout_seconds=self.edge_evolution_timeout_seconds,
+            connect_timeout_seconds=self.edge_evolution_connect_timeout_seconds,
+            retry=RetryPolicy(
+                attempts=self.edge_evolution_attempts,
+                base_seconds=self.edge_evolution_retry_base_seconds,
+                max_seconds=self.edge_evolution_retry_max_seconds,
+            ),
+            media_max_bytes=self.edge_media_max_bytes,
+        )
+
+    def enricher(self, transcriber: TranscriptionProvider | None = None) -> ContentEnricher:
+        return ContentEnricher(
+            geocoder=OfflineGeocoder(max_km=self.edge_geocode_max_km) if self.edge_geocode_enabled else None,
+            transcriber=transcriber,
+            pdf_max_pages=self.edge_pdf_max_pages,
+            pdf_max_chars=self.edge_pdf_max_chars,
+            media_max_bytes=self.edge_media_max_bytes,
+            fetch_timeout_seconds=self.edge_media_fetch_timeout_seconds,
+        )
