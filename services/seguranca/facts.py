@@ -139,6 +139,17 @@ class AuthorisedFacts:
     texts: tuple[str, ...] = ()
 
     def merged(self, other: AuthorisedFacts) -> AuthorisedFacts:
+        if not (
+            other.price_cents
+            or other.discount_cents
+            or other.discount_percents
+            or other.max_instalments
+            or other.any_discount
+            or other.free_items
+            or other.guarantees
+            or other.texts
+        ):
+            return self  # the usual request brings nothing: the organisation's facts stand alone
         return AuthorisedFacts(
             price_cents=self.price_cents | other.price_cents,
             discount_cents=self.discount_cents | other.discount_cents,
@@ -158,6 +169,8 @@ class PublicContacts:
     documents: tuple[str, ...] = ()
 
     def merged(self, other: PublicContacts) -> PublicContacts:
+        if not (other.phones or other.emails or other.documents):
+            return self
         return PublicContacts(self.phones + other.phones, self.emails + other.emails, self.documents + other.documents)
 
 

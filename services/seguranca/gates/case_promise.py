@@ -88,26 +88,28 @@ _PASSIVE = frozenset(
     }
 )
 _NEGATION = frozenset({"nao", "nunca", "jamais", "nem"})
+# What every shape of promise below needs in its sentence.
+_PROMISE_VERBS = _FIRST_PERSON | _FUTURE
 
 
 def _promises(folded_sentence: str) -> bool:
     """Whether one (folded) sentence promises that a person will take over or get in touch."""
     sequence = words(folded_sentence)
-    for i, word in enumerate(sequence):
-        if word not in PERSON_WORDS:
-            continue
+    # `isdisjoint` takes the word lists as they are: no set is built for the usual "no".
+    for i in [i for i, word in enumerate(sequence) if word in PERSON_WORDS]:
         before = sequence[max(0, i - 7) : i]
         after = sequence[i + 1 : i + 7]
-        if _NEGATION & set(before[-4:]) or _NEGATION & set(after[:2]):
+        if not _NEGATION.isdisjoint(before[-4:]) or not _NEGATION.isdisjoint(after[:2]):
             continue
-        if _FIRST_PERSON & set(before) and _TRANSFER & set(before):
+        first_person = not _FIRST_PERSON.isdisjoint(before)
+        if first_person and not _TRANSFER.isdisjoint(before):
             return True
-        if _FIRST_PERSON & set(before) and _REQUEST & set(before) and _CONTACT & set(after[:4]):
+        if first_person and not _REQUEST.isdisjoint(before) and not _CONTACT.isdisjoint(after[:4]):
             return True
-        if _PASSIVE & set(before) and _FUTURE & set(before):
+        if not _PASSIVE.isdisjoint(before) and not _FUTURE.isdisjoint(before):
             return True
         for j, follower in enumerate(after):
-            if follower in _FUTURE and _CONTACT & set(after[j + 1 : j + 4]):
+            if follower in _FUTURE and not _CONTACT.isdisjoint(after[j + 1 : j + 4]):
                 return True
     return False
 
@@ -165,8 +167,15 @@ def check(ctx: Context) -> GateResult:
         return not_applicable(f"{NAME}:catalog_text")
     if kind in (OutboundKind.HANDOFF, OutboundKind.HOLDING_REPLY):
         return not_applicable(f"{NAME}:case_being_opened")
-    hits = ctx.text.token_set & PERSON_WORDS
-    if not hits or not any(_promises(s.text) for s in ctx.text.sentences_with(hits)):
+    tokens = ctx.text.token_set
+    hits = tokens & PERSON_WORDS
+    # Every promise has a first-person or a future verb in its sentence: a sentence without one
+    # is not split into words (a substring test can only err towards reading it).
+    verbs = tokens & _PROMISE_VERBS
+    if not hits or not verbs:
+        return PASSED
+    sentences = ctx.text.sentences_with(hits)
+    if not any(_promises(s.text) for s in sentences if any(verb in s.text for verb in verbs)):
         return PASSED
     declaracao = ctx.outbound.declaracao
     if ctx.outbound.contact.human_case_open:

@@ -232,10 +232,10 @@ def check(ctx: Context) -> GateResult:
     if not (
         has_money
         or has_percent
-        or tokens & DISCOUNT_WORDS
-        or tokens & INSTALMENT_WORDS
-        or tokens & GRATUITY_WORDS
-        or tokens & GUARANTEE_WORDS
+        or not tokens.isdisjoint(DISCOUNT_WORDS)
+        or not tokens.isdisjoint(INSTALMENT_WORDS)
+        or not tokens.isdisjoint(GRATUITY_WORDS)
+        or not tokens.isdisjoint(GUARANTEE_WORDS)
     ):
         return PASSED
     judge = _Judge(ctx)
@@ -244,13 +244,13 @@ def check(ctx: Context) -> GateResult:
         valued |= judge.money(folded)
     if has_percent:
         valued |= judge.percents(folded)
-    if tokens & DISCOUNT_WORDS:
+    if not tokens.isdisjoint(DISCOUNT_WORDS):
         judge.discount_words(folded, valued)
-    if tokens & INSTALMENT_WORDS:
+    if not tokens.isdisjoint(INSTALMENT_WORDS):
         judge.instalments(folded)
-    if tokens & GRATUITY_WORDS:
+    if not tokens.isdisjoint(GRATUITY_WORDS):
         judge.gratuity(folded)
-    if tokens & GUARANTEE_WORDS:
+    if not tokens.isdisjoint(GUARANTEE_WORDS):
         judge.guarantees(folded)
     if not judge.found:
         return PASSED

@@ -31,6 +31,8 @@ GUIDANCE = (
     "virtual. Diga isso logo no início, com naturalidade, antes de seguir com a resposta."
 )
 
+_NOT_FIRST_MESSAGE = not_applicable(f"{NAME}:not_first_message")
+
 
 def disclosure_sentence(ctx: Context) -> str:
     configured = ctx.config.disclosure_text.strip()
@@ -55,7 +57,7 @@ def inject(body: str, sentence: str) -> str:
 
 def check(ctx: Context) -> GateResult:
     if not ctx.outbound.contact.first_contact:
-        return not_applicable(f"{NAME}:not_first_message")
+        return _NOT_FIRST_MESSAGE
     if not ctx.body.strip():
         return not_applicable(f"{NAME}:empty_body")
     if says_it(ctx.text.folded):

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from services.seguranca.context import Context
-from services.seguranca.text import fold, words
+from services.seguranca.text import Folded, fold, words
 from services.seguranca.verdict import PASSED, GateResult, vetoed
 from services.seguranca.vocabulary import (
     ARCHITECTURE_WORDS,
@@ -53,6 +53,7 @@ _INTERNAL_HOST = re.compile(
 _UNDERSCORED = re.compile(r"(?<![\w])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])")
 _CAMEL_CANDIDATE = re.compile(r"\b[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b")
 _QUALIFIED = re.compile(r"\b(?:balcao|services|grpc|google\.protobuf)\.[A-Za-z_][\w.]*[\w]")
+_SCHEMA_PREFIXES = tuple(f"{schema}." for schema in TABLE_SCHEMAS)
 _TABLE = re.compile(r"\b(" + "|".join(TABLE_SCHEMAS) + r")\.([a-z_]+)\b")
 _UUID = re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
 _HEX_ID = re.compile(r"\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{16,}\b")
@@ -115,7 +116,7 @@ def _folded_terms(additions: tuple[str, ...]) -> tuple[str, ...]:
 
 def _permission_context(folded: str, tokens: frozenset[str]) -> int:
     """Role words within eight words of a permission word."""
-    if not (tokens & ROLE_WORDS) or not (tokens & PERMISSION_WORDS):
+    if tokens.isdisjoint(ROLE_WORDS) or tokens.isdisjoint(PERMISSION_WORDS):
         return 0
     sequence = words(folded)
     permission_at = [i for i, w in enumerate(sequence) if w in PERMISSION_WORDS]
@@ -176,22 +177,24 @@ def scan(
     additions: Iterable[str] = (),
     *,
     public: Iterable[str] = (),
-    folded: str | None = None,
-    tokens: frozenset[str] | None = None,
+    analysed: Folded | None = None,
 ) -> Counter[str]:
     """Categories and counts of internal terms in `text` (never the terms themselves).
 
+    `analysed` is `text` already folded and split (the review's shared analysis), when there is one.
     Each family of rules first looks for the characters or words it cannot match without (an
     underscore, an "@", an error word), so an ordinary message costs a few set lookups.
     """
     found: Counter[str] = Counter()
-    if folded is None:
-        folded = fold(text)
-    if tokens is None:
-        tokens = frozenset(words(folded))
+    if analysed is None:
+        analysed = Folded(text)
+    folded = analysed.folded
+    tokens = analysed.token_set
     additions = tuple(additions)
     if additions:
-        found["organization_term"] += _additions(folded, additions)
+        terms = _additions(folded, additions)
+        if terms:
+            found["organization_term"] += terms
 
     # Mask what may legitimately contain identifier-looking text (the organisation's public
     # contacts and documents, Pix data, e-mails, URLs, hashtags), counting JIDs (a leak by
@@ -227,11 +230,11 @@ def scan(
                 found["snake_case"] += 1
         if ":" in masked:
             found["error_code"] += sum(1 for m in _ERROR_CODE.finditer(masked) if "_" in m.group(0))
-    if tokens & index.camel_folded:
+    if not tokens.isdisjoint(index.camel_folded):
         found["contract_name"] += sum(1 for m in _CAMEL_CANDIDATE.finditer(masked) if m.group(0) in index.camel_names)
-    if any(prefix in masked for prefix in ("balcao.", "services.", "grpc.", "google.protobuf")):
+    if "balcao." in masked or "services." in masked or "grpc." in masked or "google.protobuf" in masked:
         found["qualified_name"] += len(_QUALIFIED.findall(masked))
-    if any(f"{schema}." in folded for schema in TABLE_SCHEMAS):
+    if any(prefix in folded for prefix in _SCHEMA_PREFIXES):
         for m in _TABLE.finditer(masked):
             if m.group(2) in KNOWN_TABLES or "_" in m.group(2):
                 found["table_name"] += 1
@@ -241,21 +244,21 @@ def scan(
     roles = _permission_context(folded, tokens)
     if roles:
         found["permission_word"] += roles
-    if masked.count("-") >= 4 or max(map(len, tokens), default=0) >= 16:
+    if masked.count("-") >= 4 or analysed.longest_word >= 16:
         _ids(masked, found)
-    if tokens & _GRPC_WORDS:
+    if not tokens.isdisjoint(_GRPC_WORDS):
         found["error_code"] += len(_GRPC_STATUS.findall(masked))
-    if tokens & _ERROR_WORDS:
+    if not tokens.isdisjoint(_ERROR_WORDS):
         found["error_code"] += len(_SQLSTATE_LABELLED.findall(masked))
         for m in _SQLSTATE_ALNUM.finditer(masked):
             window = masked[max(0, m.start() - 40) : m.end() + 40]
             if _ERROR_NEARBY.search(window) and not _SQLSTATE_LABELLED.search(window):
                 found["error_code"] += 1
-    if tokens & _HTTP_WORDS:
+    if not tokens.isdisjoint(_HTTP_WORDS):
         found["http_status"] += len(_HTTP_STATUS.findall(masked))
     if "error" in folded or "exception" in folded or "traceback" in tokens or " at " in folded or "file" in tokens:
         found["exception"] += len(_EXCEPTION.findall(masked))
-    return +found  # drops zero counts
+    return +found if found else found  # `+` drops zero counts
 
 
 def check(ctx: Context) -> GateResult:
@@ -266,8 +269,7 @@ def check(ctx: Context) -> GateResult:
         ctx.vocabulary,
         ctx.config.vocabulary_additions,
         public=(*public.phones, *public.emails, *public.documents),
-        folded=text.folded,
-        tokens=text.token_set,
+        analysed=text,
     )
     if not found:
         return PASSED

@@ -24,10 +24,12 @@ CLOSED_CENTRAL = (
     "fechada; só um modelo de mensagem aprovado pode retomar a conversa."
 )
 
+_WITHOUT_WINDOW = not_applicable(f"{NAME}:channel_without_window")
+
 
 def check(ctx: Context) -> GateResult:
     if not ctx.outbound.channel.has_service_window:
-        return not_applicable(f"{NAME}:channel_without_window")
+        return _WITHOUT_WINDOW
     last = ctx.outbound.contact.last_inbound_at
     if last is not None and ctx.now - last <= WINDOW:
         return PASSED

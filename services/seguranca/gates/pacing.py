@@ -33,6 +33,10 @@ REASONS = {
 }
 
 
+# Most messages answer the contact: one shared result rather than a new one per review.
+_ANSWERS_THE_CONTACT = not_applicable(f"{NAME}:answers_the_contact")
+
+
 def _local_moment(day: datetime, at: time, ctx: Context) -> datetime:
     return datetime.combine(day.date(), at, tzinfo=ctx.zone)
 
@@ -69,7 +73,7 @@ def cap_for_today(rules: PacingRules, ctx: Context) -> tuple[int, str]:
 
 def check(ctx: Context) -> GateResult:
     if not ctx.initiated:
-        return not_applicable(f"{NAME}:answers_the_contact")
+        return _ANSWERS_THE_CONTACT
     rules = ctx.config.pacing
     holds: list[tuple[datetime, str]] = []
     quiet_until = _quiet_hours(rules, ctx)

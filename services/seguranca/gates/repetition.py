@@ -44,7 +44,12 @@ def check(ctx: Context) -> GateResult:
     if not draft:
         return PASSED
     size = len(draft)
+    shortest_alike = THRESHOLD * size
     for sent in ctx.outbound.history.from_sender[:WINDOW]:
+        # A text of n characters has at most (n + 1) // 2 words: a message too short to hold
+        # `shortest_alike` words is ruled out before it is even split into words.
+        if (len(sent.text) + 1) // 2 < shortest_alike:
+            continue
         other = tokens(sent.text)
         # |A∩B|/|A∪B| ≤ min/max of the sizes: most messages are ruled out without a set operation.
         other_size = len(other)

@@ -12,7 +12,6 @@ The contact's own phone, e-mail and CPF pass, and so do the organisation's publi
 from __future__ import annotations
 
 import re
-from collections import Counter
 from functools import lru_cache
 
 import phonenumbers
@@ -33,6 +32,9 @@ _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")
 _JID_DOMAINS = ("s.whatsapp.net", "g.us", "c.us", "lid", "broadcast")
 # Runs of digits with the separators phones and CPFs are written with; each run is then judged.
 _DIGIT_RUN = re.compile(r"\d[\d\s().-]{6,22}\d")
+# The same runs in Latin-1 text (nearly every pt-BR message), where `\d` can only be 0-9: with a
+# plain class first, the regex engine skips the rest of a long message several times faster.
+_DIGIT_RUN_LATIN1 = re.compile(r"[0-9][\d\s().-]{6,22}\d")
 _CPF = re.compile(r"\d{3}\.?\d{3}\.?\d{3}-?\d{2}")
 _CPF_WRITTEN = re.compile(r"\d{3}\.\d{3}\.\d{3}-\d{2}")
 _PHONE = re.compile(r"(?:\+\s?\d{1,3}[\s.-]?)?(?:\(\s?\d{2,3}\s?\)\s?|\d{2,3}[\s.-]?)?\d{4,5}[\s.-]?\d{4}(?!\d)")
@@ -178,10 +180,18 @@ def _phone_is_valid(candidate: str) -> bool:
     return phonenumbers.is_valid_number(number) or phonenumbers.is_possible_number(number)
 
 
+def _is_latin1(text: str) -> bool:
+    try:
+        text.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _candidates(text: str) -> list[tuple[int, str]]:
     """Digit runs that may be a CPF or a phone, with a "+" or "(" right before them included."""
     out: list[tuple[int, str]] = []
-    for m in _DIGIT_RUN.finditer(text):
+    for m in (_DIGIT_RUN_LATIN1 if _is_latin1(text) else _DIGIT_RUN).finditer(text):
         start = m.start()
         if start and text[start - 1] in "+(":
             start -= 1
@@ -198,7 +208,7 @@ def check(ctx: Context) -> GateResult:
     text = ctx.outbound.draft
     contact = ctx.outbound.contact
     public = ctx.public_contacts
-    found: Counter[str] = Counter()
+    found: dict[str, int] = {}
 
     if "@" in text:
         own = {contact.email.lower()} | {e.lower() for e in public.emails}
@@ -206,7 +216,7 @@ def check(ctx: Context) -> GateResult:
             address = m.group(0).lower()
             if address.endswith(_JID_DOMAINS) or address in own:
                 continue
-            found["email"] += 1
+            found["email"] = found.get("email", 0) + 1
 
     candidates = _candidates(text)
     if candidates:
@@ -218,11 +228,11 @@ def check(ctx: Context) -> GateResult:
             for piece in _pieces(run):
                 kind = _judge(piece, text[max(0, start - 40) : start], allowed, own_documents)
                 if kind:
-                    found[kind] += 1
+                    found[kind] = found.get(kind, 0) + 1
 
     if not found:
         return PASSED
-    return vetoed(NAME, "personal_data", GUIDANCE, counts=dict(found))
+    return vetoed(NAME, "personal_data", GUIDANCE, counts=found)
 
 
 def _pieces(run: str) -> list[str]:

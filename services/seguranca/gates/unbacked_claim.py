@@ -179,7 +179,16 @@ class Claimed:
 
     @property
     def empty(self) -> bool:
-        return self == _NOTHING
+        # Field by field rather than `== _NOTHING`: a claim usually names its hour, and this stops there.
+        return (
+            self.hour is None
+            and self.minute is None
+            and self.day is None
+            and self.month is None
+            and self.year is None
+            and self.weekday is None
+            and self.days_from_today is None
+        )
 
     def matches(self, local: datetime, today: date) -> bool:
         checks = (
@@ -205,34 +214,34 @@ def claimed_moment(folded_sentence: str) -> Claimed:
     has_digit = _DIGIT.search(folded_sentence) is not None
     if has_digit:
         for m in _TIME.finditer(folded_sentence):
-            if set(words_before(folded_sentence, m.start(), 1)) & _DURATION_BEFORE:
+            if not _DURATION_BEFORE.isdisjoint(words_before(folded_sentence, m.start(), 1)):
                 continue
             hour = int(m.group(1) or m.group(3) or m.group(5))
             minute = int(m.group(2) or m.group(4) or 0)
             if hour < 12 and _PERIOD.match(folded_sentence[m.end() :]):
                 hour += 12
-            fields.update(hour=hour, minute=minute)
+            fields["hour"], fields["minute"] = hour, minute
             break
         numeric = _DATE_NUMERIC.search(folded_sentence) if "/" in folded_sentence else None
-        named = _DATE_WORDS.search(folded_sentence) if tokens & _MONTH_WORDS else None
+        named = _DATE_WORDS.search(folded_sentence) if not tokens.isdisjoint(_MONTH_WORDS) else None
         if numeric and 1 <= int(numeric.group(1)) <= 31 and 1 <= int(numeric.group(2)) <= 12:
-            fields.update(day=int(numeric.group(1)), month=int(numeric.group(2)))
+            fields["day"], fields["month"] = int(numeric.group(1)), int(numeric.group(2))
             if numeric.group(3):
                 year = int(numeric.group(3))
                 fields["year"] = year + 2000 if year < 100 else year
         elif named and 1 <= int(named.group(1)) <= 31:
-            fields.update(day=int(named.group(1)), month=_MONTHS[named.group(2)])
+            fields["day"], fields["month"] = int(named.group(1)), _MONTHS[named.group(2)]
             if named.group(3):
                 fields["year"] = int(named.group(3))
         elif "dia" in tokens:
             day = _DAY_ONLY.search(folded_sentence)
             if day and 1 <= int(day.group(1)) <= 31:
                 fields["day"] = int(day.group(1))
-    if tokens & _WEEKDAY_WORDS:
+    if not tokens.isdisjoint(_WEEKDAY_WORDS):
         weekday = _WEEKDAY.search(folded_sentence)
         if weekday:
             fields["weekday"] = _WEEKDAYS[weekday.group(1)]
-    if tokens & _RELATIVE_WORDS:
+    if not tokens.isdisjoint(_RELATIVE_WORDS):
         relative = _RELATIVE.search(folded_sentence)
         if relative:
             fields["days_from_today"] = {"hoje": 0, "amanha": 1, "depois de amanha": 2}[relative.group(1)]
@@ -259,9 +268,9 @@ def _is_claim(folded: str, sentence: Sentence, start: int) -> bool:
         return False
     before = folded[sentence.start : start]
     before_words = words(before)
-    if set(before_words) & _HEDGES or "assim que" in before:
+    if not _HEDGES.isdisjoint(before_words) or "assim que" in before:
         return False
-    return not (set(before_words[-2:]) & _HEDGES_NEAR)
+    return _HEDGES_NEAR.isdisjoint(before_words[-2:])
 
 
 _BOOKING_FAMILY = re.compile(r"confirm|agend|marc|marq|reserv|garant")
@@ -311,7 +320,7 @@ def _stalls(ctx: Context) -> bool:
     if not evidence.agenda_readable or evidence.agenda_consulted:
         return False
     tokens = ctx.text.token_set
-    if not (tokens & _STALL_VERBS and tokens & _STALL_OBJECTS):
+    if tokens.isdisjoint(_STALL_VERBS) or tokens.isdisjoint(_STALL_OBJECTS):
         return False
     return any(
         not sentence.is_question and STALL.search(sentence.text)
