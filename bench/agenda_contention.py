@@ -18,7 +18,6 @@ import json
 import os
 import secrets
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -30,7 +29,6 @@ from pathlib import Path
 
 import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -40,6 +38,7 @@ from balcao.agenda.v1 import agenda_write_pb2 as write  # noqa: E402
 from balcao.agenda.v1 import agenda_write_pb2_grpc  # noqa: E402
 from balcao.kit.embedded_pg import EmbeddedPostgres  # noqa: E402
 from balcao.kit.identity import mint_token  # noqa: E402
+from bench._harness import free_port, start_service, wait_serving  # noqa: E402
 
 CALLS = 100
 ROUNDS = 5
@@ -47,51 +46,10 @@ CAPACITIES = (1, 3)
 TARGET_SECONDS = 1.0
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
-def _start_agenda(folder: Path, database_url: str, secret: str, port: int) -> subprocess.Popen[bytes]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BALCAO_")}
-    env.update(
-        {
-            "DATABASE_URL": database_url,
-            "BALCAO_MESH_SECRET": secret,
-            "BALCAO_AGENDA_GRPC_PORT": str(port),
-            "BALCAO_DATA_DIR": str(folder),
-            "BALCAO_LOG_LEVEL": "WARNING",
-            "BALCAO_DATABASE_POOL_SIZE": "10",
-            "PYTHONWARNINGS": "ignore",
-        }
-    )
-    with open(folder / "agenda.log", "wb") as log:
-        # The child keeps its own copy of the descriptor.
-        return subprocess.Popen(
-            [sys.executable, "-m", "balcao.cli", "serve", "agenda"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-        )
 
 
-async def _wait_serving(address: str, process: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    async with grpc.aio.insecure_channel(address) as channel:
-        health = health_pb2_grpc.HealthStub(channel)
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise RuntimeError("the agenda process exited during start-up")
-            try:
-                reply = await health.Check(health_pb2.HealthCheckRequest(), timeout=1)
-                if reply.status == health_pb2.HealthCheckResponse.SERVING:
-                    return
-            except grpc.aio.AioRpcError:
-                pass
-            await asyncio.sleep(0.2)
-    raise TimeoutError("the agenda did not report SERVING in time")
 
 
 def _around_the_clock(weekday: int) -> pb.WeeklyInterval:
@@ -180,11 +138,11 @@ def main() -> int:
         postgres = EmbeddedPostgres(folder / "data")
         postgres.start()
         secret = secrets.token_urlsafe(32)
-        port = _free_port()
-        process = _start_agenda(folder, postgres.url, secret, port)
+        port = free_port()
+        process = start_service("agenda", folder, postgres.url, secret, port, pool_size=10)
         try:
             address = f"127.0.0.1:{port}"
-            asyncio.run(_wait_serving(address, process))
+            asyncio.run(wait_serving(address, process, "agenda"))
             results = asyncio.run(_bench(address, secret))
         finally:
             process.send_signal(signal.SIGTERM)

@@ -20,7 +20,6 @@ import asyncio
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import tempfile
@@ -29,7 +28,6 @@ import uuid
 from pathlib import Path
 
 import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -39,54 +37,16 @@ from balcao.crm.v1 import crm_write_pb2_grpc, event_queue_pb2_grpc  # noqa: E402
 from balcao.crm.v1 import event_queue_pb2 as queue  # noqa: E402
 from balcao.kit.embedded_pg import EmbeddedPostgres  # noqa: E402
 from balcao.kit.identity import mint_token  # noqa: E402
+from bench._harness import free_port, start_service, wait_serving  # noqa: E402
 
 TARGET_EVENTS_PER_SECOND = 1000.0
 ORGANIZATIONS = 4
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
-def _start_crm(folder: Path, database_url: str, secret: str, port: int) -> subprocess.Popen[bytes]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BALCAO_")}
-    env.update(
-        {
-            "DATABASE_URL": database_url,
-            "BALCAO_MESH_SECRET": secret,
-            "BALCAO_CRM_GRPC_PORT": str(port),
-            "BALCAO_DATA_DIR": str(folder),
-            "BALCAO_LOG_LEVEL": "WARNING",
-            "BALCAO_DATABASE_POOL_SIZE": "16",
-            "PYTHONWARNINGS": "ignore",
-        }
-    )
-    return subprocess.Popen(
-        [sys.executable, "-m", "balcao.cli", "serve", "crm"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=open(folder / "crm.log", "wb"),
-    )
 
 
-async def _wait_serving(address: str, process: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    async with grpc.aio.insecure_channel(address) as channel:
-        health = health_pb2_grpc.HealthStub(channel)
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise RuntimeError("crm exited during start-up")
-            try:
-                answer = await health.Check(health_pb2.HealthCheckRequest(), timeout=2)
-                if answer.status == health_pb2.HealthCheckResponse.SERVING:
-                    return
-            except grpc.aio.AioRpcError:
-                pass
-            await asyncio.sleep(0.2)
-    raise TimeoutError("crm did not become SERVING")
 
 
 async def _publish(stub: event_queue_pb2_grpc.EventQueueServiceStub, metadata: tuple[tuple[str, str], ...],
@@ -189,11 +149,11 @@ def main() -> int:
         database = EmbeddedPostgres(folder / "pg")
         database.start()
         secret = secrets.token_urlsafe(32)
-        port = _free_port()
-        process = _start_crm(folder, database.url, secret, port)
+        port = free_port()
+        process = start_service("crm", folder, database.url, secret, port, pool_size=16)
         try:
             address = f"127.0.0.1:{port}"
-            asyncio.run(_wait_serving(address, process))
+            asyncio.run(wait_serving(address, process, "crm"))
             rounds = asyncio.run(_bench(address, secret, consumer_counts, args.events, args.batch))
         finally:
             process.terminate()
