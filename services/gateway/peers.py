@@ -17,6 +17,7 @@ from balcao.conversador.v1 import conversador_pb2_grpc
 from balcao.crm.v1 import crm_read_pb2_grpc, crm_write_pb2_grpc, event_queue_pb2_grpc
 from balcao.kit.channels import open_channel
 from balcao.kit.settings import ServiceSettings
+from balcao.operador.v1 import operador_pb2_grpc
 from balcao.projection.v1 import projection_pb2_grpc
 from balcao.seguranca.v1 import seguranca_pb2_grpc
 
@@ -45,6 +46,8 @@ class Peers:
     conversador: conversador_pb2_grpc.ConversadorServiceStub
     timeout: float
     conversador_timeout: float
+    # The Operador: the admin surface's capability screen and metrics, and "Testar" with the Operador.
+    operador: operador_pb2_grpc.OperadorServiceStub | None = None
     channels: tuple[grpc.aio.Channel, ...] = ()
 
     @classmethod
@@ -54,6 +57,7 @@ class Peers:
         projection = open_channel(settings, "projection")
         seguranca = open_channel(settings, "seguranca")
         conversador = open_channel(settings, "conversador")
+        operador = open_channel(settings, "operador")
         return cls(
             crm_read=crm_read_pb2_grpc.CrmReadServiceStub(crm),
             crm_write=crm_write_pb2_grpc.CrmWriteServiceStub(crm),
@@ -64,7 +68,8 @@ class Peers:
             conversador=conversador_pb2_grpc.ConversadorServiceStub(conversador),
             timeout=timeout,
             conversador_timeout=conversador_timeout,
-            channels=(crm, agenda, projection, seguranca, conversador),
+            operador=operador_pb2_grpc.OperadorServiceStub(operador),
+            channels=(crm, agenda, projection, seguranca, conversador, operador),
         )
 
     async def close(self) -> None:

@@ -4,8 +4,11 @@ the Operador for StartProactiveTurn.
 Maps proto ↔ the runtime (`intake`) and errors to gRPC status, in one place: invalid input is
 INVALID_ARGUMENT, an unknown organisation or id NOT_FOUND (nothing stored in either case), a peer
 that does not answer UNAVAILABLE. The HTTP edge runs in this same process and calls the servicer
-directly. Channel instances and web channel keys are served here (`channel_directory`); the other
-admin RPCs (organisations, units, roles, …) answer UNIMPLEMENTED until they land.
+directly. The admin RPCs are thin façades over the data owners, one module per domain:
+organisations (`admin_organizations`), units, capabilities and publishing (`admin_units`), gates
+(`admin_gates`), knowledge (`admin_knowledge`), the Central inbox and conversation owners
+(`admin_central`), executions and metrics (`admin_executions`), channels (`channel_directory`) and
+roles (`roles`). A business refusal is data (`refusal_pt`), never an error.
 """
 
 from __future__ import annotations
@@ -20,6 +23,12 @@ from balcao.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from balcao.kit.identity import allow
 from balcao.kit.mesh import ADMIN
 from services.gateway import execution as ex
+from services.gateway.admin_central import Central
+from services.gateway.admin_executions import Executions
+from services.gateway.admin_gates import Gates
+from services.gateway.admin_knowledge import Knowledge
+from services.gateway.admin_organizations import Organizations
+from services.gateway.admin_units import Units
 from services.gateway.app import GatewayApp
 from services.gateway.channel_directory import InstanceChange, Refused
 from services.gateway.configuration import UnknownOrganization
@@ -162,6 +171,182 @@ class Gateway(gateway_pb2_grpc.GatewayServiceServicer):
             context, lambda app: Roles(app.peers).set_enabled(request.organization_id, request.role, request.enabled)
         )
         return gateway_pb2.SetRoleEnabledResponse(role=change.role, refusal_pt=change.refusal_pt)
+
+    # -----------------------------------------------------------------------------------------
+    # Organisations (admin)
+    # -----------------------------------------------------------------------------------------
+
+    async def ListOrganizations(
+        self, request: gateway_pb2.ListOrganizationsRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ListOrganizationsResponse:
+        return await self._run(context, lambda app: Organizations(app.peers, app.runner.configs).list(request))
+
+    async def CreateOrganization(
+        self, request: gateway_pb2.CreateOrganizationRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.CreateOrganizationResponse:
+        created = await self._run(
+            context, lambda app: Organizations(app.peers, app.runner.configs).create(request.organization)
+        )
+        return gateway_pb2.CreateOrganizationResponse(organization=created)
+
+    async def GetOrganization(
+        self, request: gateway_pb2.GetOrganizationRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.GetOrganizationResponse:
+        found = await self._run(
+            context, lambda app: Organizations(app.peers, app.runner.configs).get(request.organization_id)
+        )
+        return gateway_pb2.GetOrganizationResponse(organization=found)
+
+    async def UpdateOrganization(
+        self, request: gateway_pb2.UpdateOrganizationRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.UpdateOrganizationResponse:
+        updated = await self._run(context, lambda app: Organizations(app.peers, app.runner.configs).update(request))
+        return gateway_pb2.UpdateOrganizationResponse(organization=updated.organization, refusal_pt=updated.refusal_pt)
+
+    # -----------------------------------------------------------------------------------------
+    # Units, capabilities, publishing (admin)
+    # -----------------------------------------------------------------------------------------
+
+    async def ListUnits(
+        self, request: gateway_pb2.ListUnitsRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ListUnitsResponse:
+        units = await self._run(context, lambda app: Units(app.peers, app.runner.configs).list(request))
+        return gateway_pb2.ListUnitsResponse(units=units)
+
+    async def CreateUnit(
+        self, request: gateway_pb2.CreateUnitRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.CreateUnitResponse:
+        unit = await self._run(context, lambda app: Units(app.peers, app.runner.configs).create(request))
+        return gateway_pb2.CreateUnitResponse(unit=unit)
+
+    async def UpdateUnit(
+        self, request: gateway_pb2.UpdateUnitRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.UpdateUnitResponse:
+        unit = await self._run(context, lambda app: Units(app.peers, app.runner.configs).update(request))
+        return gateway_pb2.UpdateUnitResponse(unit=unit)
+
+    async def ListUnitCapabilities(
+        self, request: gateway_pb2.ListUnitCapabilitiesRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ListUnitCapabilitiesResponse:
+        screen = await self._run(
+            context,
+            lambda app: Units(app.peers, app.runner.configs).capabilities(request.organization_id, request.unit_id),
+        )
+        return gateway_pb2.ListUnitCapabilitiesResponse(capabilities=screen)
+
+    async def SetUnitCapabilities(
+        self, request: gateway_pb2.SetUnitCapabilitiesRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.SetUnitCapabilitiesResponse:
+        screen, refusal = await self._run(
+            context, lambda app: Units(app.peers, app.runner.configs).set_capabilities(request)
+        )
+        return gateway_pb2.SetUnitCapabilitiesResponse(capabilities=screen, refusal_pt=refusal)
+
+    async def PublishConfiguration(
+        self, request: gateway_pb2.PublishConfigurationRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.PublishConfigurationResponse:
+        return await self._run(
+            context, lambda app: Units(app.peers, app.runner.configs).publish(request.organization_id)
+        )
+
+    # -----------------------------------------------------------------------------------------
+    # Gates (admin)
+    # -----------------------------------------------------------------------------------------
+
+    async def ListGates(
+        self, request: gateway_pb2.ListGatesRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ListGatesResponse:
+        return await self._run(context, lambda app: Gates(app.peers).list(request.organization_id))
+
+    async def SetGateEnabled(
+        self, request: gateway_pb2.SetGateEnabledRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.SetGateEnabledResponse:
+        change = await self._run(
+            context, lambda app: Gates(app.peers).set_enabled(request.organization_id, request.gate, request.enabled)
+        )
+        return gateway_pb2.SetGateEnabledResponse(
+            gate=change.gate, consequence_pt=change.consequence_pt, refusal_pt=change.refusal_pt
+        )
+
+    async def SetInboundClassifierEnabled(
+        self, request: gateway_pb2.SetInboundClassifierEnabledRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.SetInboundClassifierEnabledResponse:
+        return await self._run(
+            context, lambda app: Gates(app.peers).set_classifier(request.organization_id, request.enabled)
+        )
+
+    # -----------------------------------------------------------------------------------------
+    # Knowledge (admin)
+    # -----------------------------------------------------------------------------------------
+
+    async def ListKnowledgeArticles(
+        self, request: gateway_pb2.ListKnowledgeArticlesRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ListKnowledgeArticlesResponse:
+        return await self._run(context, lambda app: Knowledge(app.peers).list(request))
+
+    async def CreateKnowledgeArticle(
+        self, request: gateway_pb2.CreateKnowledgeArticleRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.CreateKnowledgeArticleResponse:
+        article = await self._run(
+            context, lambda app: Knowledge(app.peers).create(request.organization_id, request.article)
+        )
+        return gateway_pb2.CreateKnowledgeArticleResponse(article=article)
+
+    async def UpdateKnowledgeArticle(
+        self, request: gateway_pb2.UpdateKnowledgeArticleRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.UpdateKnowledgeArticleResponse:
+        article = await self._run(context, lambda app: Knowledge(app.peers).update(request))
+        return gateway_pb2.UpdateKnowledgeArticleResponse(article=article)
+
+    async def DeleteKnowledgeArticle(
+        self, request: gateway_pb2.DeleteKnowledgeArticleRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.DeleteKnowledgeArticleResponse:
+        deleted = await self._run(
+            context, lambda app: Knowledge(app.peers).delete(request.organization_id, request.article_id)
+        )
+        return gateway_pb2.DeleteKnowledgeArticleResponse(deleted=deleted)
+
+    # -----------------------------------------------------------------------------------------
+    # Central inbox and conversation owners (admin)
+    # -----------------------------------------------------------------------------------------
+
+    async def ListCentralItems(
+        self, request: gateway_pb2.ListCentralItemsRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ListCentralItemsResponse:
+        return await self._run(context, lambda app: Central(app.peers).list(request))
+
+    async def ResolveCentralItem(
+        self, request: gateway_pb2.ResolveCentralItemRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ResolveCentralItemResponse:
+        item = await self._run(context, lambda app: Central(app.peers).resolve(request))
+        return gateway_pb2.ResolveCentralItemResponse(item=item)
+
+    async def SetConversationOwner(
+        self, request: gateway_pb2.SetConversationOwnerRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.SetConversationOwnerResponse:
+        return await self._run(context, lambda app: Central(app.peers).set_owner(request))
+
+    # -----------------------------------------------------------------------------------------
+    # Executions and metrics (admin)
+    # -----------------------------------------------------------------------------------------
+
+    async def ListExecutions(
+        self, request: gateway_pb2.ListExecutionsRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ListExecutionsResponse:
+        return await self._run(context, lambda app: Executions(app.peers, app.intake).list(request))
+
+    async def GetExecution(
+        self, request: gateway_pb2.GetExecutionRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.GetExecutionResponse:
+        record = await self._run(
+            context, lambda app: Executions(app.peers, app.intake).get(request.organization_id, request.turn_id)
+        )
+        return gateway_pb2.GetExecutionResponse(execution=record)
+
+    async def GetMetrics(
+        self, request: gateway_pb2.GetMetricsRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.GetMetricsResponse:
+        return await self._run(context, lambda app: Executions(app.peers, app.intake).metrics(request))
 
 
 def _instance(row: dict[str, Any], webhook_url: str) -> gateway_pb2.ChannelInstance:

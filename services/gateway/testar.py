@@ -104,7 +104,12 @@ class Testar:
             )
         except PeerFailure:
             return ""
-        return _ROUTES_PT.get(record.execution.route.reason, record.execution.route.reason)
+        return route_pt(record.execution.route.reason)
+
+
+def route_pt(reason: str) -> str:
+    """The controller's decision as the owner reads it."""
+    return _ROUTES_PT.get(reason, reason)
 
 
 _ROUTES_PT = {
