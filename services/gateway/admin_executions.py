@@ -23,7 +23,6 @@ from services.gateway.admin_common import copy_stamp, crm_organization, optional
 from services.gateway.inbound import parse_uuid
 from services.gateway.intake import Intake, NotFound
 from services.gateway.peers import Peers, call
-from services.gateway.testar import route_pt
 
 # crm's outcome → the gateway's (both written by the runtime from its own outcome names).
 OUTCOME = {crm: ex.GATEWAY_OUTCOME[name] for name, crm in ex.CRM_OUTCOME.items()}
@@ -41,6 +40,11 @@ _REREAD = {
     r.AGENDA_REREAD_STATUS_READ: "known",
     r.AGENDA_REREAD_STATUS_UNKNOWN: "unknown",
 }
+_ROUTES_PT = {
+    "plan_expired": "plano vencido: resposta fixa",
+    "screened": "mensagem barrada na triagem: resposta segura",
+    "auto_reply": "conteúdo que o assistente não abre: resposta fixa",
+}
 PREVIEW_CHARS = 120
 METRICS_WINDOW = timedelta(hours=24)
 
@@ -51,6 +55,17 @@ def outcome_name(outcome: int) -> str:
         return "failed"
     gateway = OUTCOME.get(outcome, gw.TURN_OUTCOME_UNSPECIFIED)
     return gw.TurnOutcome.Name(gateway).removeprefix("TURN_OUTCOME_").lower()
+
+
+def route_pt(reason: str) -> str:
+    """The controller's decision as the owner reads it."""
+    return _ROUTES_PT.get(reason, reason)
+
+
+def operador_outcome(outcome: r.OperadorOutcome) -> gw.OperadorOutcome:
+    return gw.OperadorOutcome(
+        outcome=_OPERADOR.get(outcome.status, ""), summary_pt=outcome.summary_pt, actions_pt=list(outcome.actions)
+    )
 
 
 def _status(summary: r.TurnExecutionSummary | r.TurnExecution) -> int:
@@ -122,10 +137,7 @@ def to_record(execution: r.TurnExecution, turn: gw.TurnResult) -> gw.ExecutionRe
             cache_write_tokens=usage.cache_write_tokens,
         )
     if execution.HasField("operador"):
-        o = execution.operador
-        record.operador.CopyFrom(
-            gw.OperadorOutcome(outcome=_OPERADOR.get(o.status, ""), summary_pt=o.summary_pt, actions_pt=list(o.actions))
-        )
+        record.operador.CopyFrom(operador_outcome(execution.operador))
     return record
 
 

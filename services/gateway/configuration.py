@@ -130,7 +130,11 @@ class ConfigCache:
     def forget(self, organization_id: UUID) -> None:
         self._entries.pop(organization_id, None)
 
-    async def get(self, organization_id: UUID) -> OrgConfig:
+    async def get(self, organization_id: UUID, *, draft: bool = False) -> OrgConfig:
+        """The configuration production runs; with `draft`, the owner's draft units ("Testar"),
+        or the published ones when there is no draft. A draft is read afresh every time."""
+        if draft:
+            return await self._load(organization_id, draft=True)
         entry = self._entries.get(organization_id)
         if entry and time.monotonic() - entry[0] < self._ttl:
             return entry[1]
@@ -143,7 +147,7 @@ class ConfigCache:
             self._entries[organization_id] = (time.monotonic(), config)
             return config
 
-    async def _load(self, organization_id: UUID) -> OrgConfig:
+    async def _load(self, organization_id: UUID, *, draft: bool = False) -> OrgConfig:
         try:
             organization = await call(
                 "crm",
@@ -155,12 +159,14 @@ class ConfigCache:
             if exc.code in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
                 raise UnknownOrganization(str(organization_id)) from exc
             raise
-        agent = await call(
-            "crm",
-            self._peers.crm_read.GetAgentConfiguration,
-            cr.GetAgentConfigurationRequest(
-                organization_id=str(organization_id), which=r.AGENT_VERSION_STATUS_PUBLISHED
-            ),
-            timeout=self._peers.timeout,
-        )
+        agent = cr.GetAgentConfigurationResponse()
+        for which in (r.AGENT_VERSION_STATUS_DRAFT,) * draft + (r.AGENT_VERSION_STATUS_PUBLISHED,):
+            agent = await call(
+                "crm",
+                self._peers.crm_read.GetAgentConfiguration,
+                cr.GetAgentConfigurationRequest(organization_id=str(organization_id), which=which),
+                timeout=self._peers.timeout,
+            )
+            if agent.found:
+                break
         return build(organization.organization, agent.version if agent.found else None)

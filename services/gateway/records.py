@@ -189,4 +189,18 @@ class SendingStats:
 
 # The channel instance of "Testar" (RunTestTurn) conversations: the test channel records instead
 # of sending, and their turns write no memory and raise no `turn_closed` (the Operador never acts).
+# Suffixes say how the test runs: `+rascunho` on the draft configuration, `+operador` with the
+# real closing, so the Operador processes the turn's `turn_closed` event as in production.
 TESTAR_INSTANCE = "testar"
+TESTAR_DRAFT = "+rascunho"
+TESTAR_OPERADOR = "+operador"
+
+
+def testar_instance(*, draft: bool, operador: bool) -> str:
+    return TESTAR_INSTANCE + (TESTAR_DRAFT if draft else "") + (TESTAR_OPERADOR if operador else "")
+
+
+def testar_flags(instance: str) -> tuple[bool, bool]:
+    """(draft, operador) of a "Testar" instance name."""
+    rest = instance.removeprefix(TESTAR_INSTANCE)
+    return TESTAR_DRAFT in rest, TESTAR_OPERADOR in rest

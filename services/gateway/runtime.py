@@ -171,7 +171,15 @@ class Ctx:
 
 
 def is_testar(conversation: Conversation) -> bool:
-    return conversation.channel == "test" and conversation.channel_instance == records.TESTAR_INSTANCE
+    instance = conversation.channel_instance
+    return conversation.channel == "test" and (
+        instance == records.TESTAR_INSTANCE or instance.startswith(records.TESTAR_INSTANCE + "+")
+    )
+
+
+def testar_flags(conversation: Conversation) -> tuple[bool, bool]:
+    """(draft, operador) for a "Testar" conversation; (False, False) for any other."""
+    return records.testar_flags(conversation.channel_instance) if is_testar(conversation) else (False, False)
 
 
 def parent_context(trace_id: str) -> otel_context.Context | None:
@@ -257,7 +265,7 @@ class TurnRunner:
         return turn, conversation, messages
 
     async def _attempt(self, claim: Claim, turn: Turn, conversation: Conversation, messages: list[Inbound]) -> None:
-        config = await self.configs.get(turn.organization_id)
+        config = await self.configs.get(turn.organization_id, draft=testar_flags(conversation)[0])
         ctx = Ctx(
             claim=claim,
             turn=turn,
@@ -567,7 +575,10 @@ class TurnRunner:
                     "projection",
                     self.peers.projection.GetTurnContext,
                     pj.GetTurnContextRequest(
-                        organization_id=str(ctx.org), contact_id=str(ctx.contact), unit_id=ctx.unit_id
+                        organization_id=str(ctx.org),
+                        contact_id=str(ctx.contact),
+                        unit_id=ctx.unit_id,
+                        agent_version_id=ctx.config.agent_version_id if testar_flags(ctx.conversation)[0] else "",
                     ),
                     timeout=self.peers.timeout,
                 ),
@@ -917,7 +928,7 @@ class TurnRunner:
     # -----------------------------------------------------------------------------------------
 
     async def _closing(self, ctx: Ctx, sent: SendResult, outcome: str, *, holding: bool) -> None:
-        if is_testar(ctx.conversation):
+        if is_testar(ctx.conversation) and not testar_flags(ctx.conversation)[1]:
             # "Testar": everything up to the send ran as in production; no memory is written and no
             # `turn_closed` event raised, so the Operador never acts on a test (the execution is
             # recorded with `test` set).

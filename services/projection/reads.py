@@ -98,10 +98,10 @@ class Reads:
             activities=activities,
         )
 
-    async def turn(self, org: str, contact: str, unit: str) -> RawTurn:
+    async def turn(self, org: str, contact: str, unit: str, version: str = "") -> RawTurn:
         lead, agent, references, appointments = await self._all(
             self.lead(org, contact),
-            self.agent(org),
+            self.agent(org, version),
             self._call(
                 "ListKnowledgeArticles",
                 self._crm,
@@ -113,12 +113,13 @@ class Reads:
         )
         return RawTurn(lead=lead, unit_id=unit, agent=agent, references=references, appointments=appointments)
 
-    async def agent(self, org: str) -> crm_read_pb2.GetAgentConfigurationResponse:
+    async def agent(self, org: str, version: str = "") -> crm_read_pb2.GetAgentConfigurationResponse:
+        """The published configuration, or the version named (a draft under "Testar")."""
         return await self._call(
             "GetAgentConfiguration",
             self._crm,
             crm_read_pb2.GetAgentConfigurationRequest(
-                organization_id=org, which=crm_resources_pb2.AGENT_VERSION_STATUS_PUBLISHED
+                organization_id=org, which=crm_resources_pb2.AGENT_VERSION_STATUS_PUBLISHED, version_id=version
             ),
         )
 

@@ -91,10 +91,11 @@ class Projection(projection_pb2_grpc.ProjectionServiceServicer):
             org = _uuid(request.organization_id, "organization_id")
             contact = _uuid(request.contact_id, "contact_id")
             unit = _uuid(request.unit_id, "unit_id", required=False)
+            version = _uuid(request.agent_version_id, "agent_version_id", required=False)
         except InvalidRequest as exc:
             await _abort_invalid(context, exc)
         try:
-            raw = await self._reads.turn(org, contact, unit)
+            raw = await self._reads.turn(org, contact, unit, version)
         except ReadFailed as exc:
             await _abort_read(context, exc)
         findings = Findings()

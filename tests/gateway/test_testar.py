@@ -76,10 +76,10 @@ async def test_testar_answers_with_what_would_be_sent_and_writes_no_memory(
     [
         gw.RunTestTurnRequest(messages=[]),
         gw.RunTestTurnRequest(messages=["oi", "  "]),
-        gw.RunTestTurnRequest(messages=["oi"], config=gw.CONFIG_VERSION_DRAFT),
-        gw.RunTestTurnRequest(messages=["oi"], run_operador=True),
+        gw.RunTestTurnRequest(messages=["oi"], config=7),  # type: ignore[arg-type]
+        gw.RunTestTurnRequest(messages=["oi" * 10_001]),
     ],
-    ids=["no-messages", "blank-message", "draft", "run-operador"],
+    ids=["no-messages", "blank-message", "unknown-config", "too-long"],
 )
 async def test_testar_refuses_what_it_cannot_do_honestly(
     mesh: RunningMesh, private_client: support.Client, request_: gw.RunTestTurnRequest

@@ -345,14 +345,18 @@ class RunTestTurnRequest(_message.Message):
     def __init__(self, organization_id: _Optional[str] = ..., messages: _Optional[_Iterable[str]] = ..., test_phone: _Optional[str] = ..., config: _Optional[_Union[ConfigVersion, str]] = ..., new_conversation: _Optional[bool] = ..., run_operador: _Optional[bool] = ...) -> None: ...
 
 class RunTestTurnResponse(_message.Message):
-    __slots__ = ("turn", "route_pt", "review_trace")
+    __slots__ = ("turn", "route_pt", "review_trace", "operador", "config")
     TURN_FIELD_NUMBER: _ClassVar[int]
     ROUTE_PT_FIELD_NUMBER: _ClassVar[int]
     REVIEW_TRACE_FIELD_NUMBER: _ClassVar[int]
+    OPERADOR_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_FIELD_NUMBER: _ClassVar[int]
     turn: TurnResult
     route_pt: str
     review_trace: _containers.RepeatedCompositeFieldContainer[GateTrace]
-    def __init__(self, turn: _Optional[_Union[TurnResult, _Mapping]] = ..., route_pt: _Optional[str] = ..., review_trace: _Optional[_Iterable[_Union[GateTrace, _Mapping]]] = ...) -> None: ...
+    operador: OperadorOutcome
+    config: ConfigVersion
+    def __init__(self, turn: _Optional[_Union[TurnResult, _Mapping]] = ..., route_pt: _Optional[str] = ..., review_trace: _Optional[_Iterable[_Union[GateTrace, _Mapping]]] = ..., operador: _Optional[_Union[OperadorOutcome, _Mapping]] = ..., config: _Optional[_Union[ConfigVersion, str]] = ...) -> None: ...
 
 class StartProactiveTurnRequest(_message.Message):
     __slots__ = ("organization_id", "contact_id", "trigger", "idempotency_key")

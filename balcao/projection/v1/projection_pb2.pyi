@@ -31,14 +31,16 @@ PART_OF_DAY_AFTERNOON: PartOfDay
 PART_OF_DAY_EVENING: PartOfDay
 
 class GetTurnContextRequest(_message.Message):
-    __slots__ = ("organization_id", "contact_id", "unit_id")
+    __slots__ = ("organization_id", "contact_id", "unit_id", "agent_version_id")
     ORGANIZATION_ID_FIELD_NUMBER: _ClassVar[int]
     CONTACT_ID_FIELD_NUMBER: _ClassVar[int]
     UNIT_ID_FIELD_NUMBER: _ClassVar[int]
+    AGENT_VERSION_ID_FIELD_NUMBER: _ClassVar[int]
     organization_id: str
     contact_id: str
     unit_id: str
-    def __init__(self, organization_id: _Optional[str] = ..., contact_id: _Optional[str] = ..., unit_id: _Optional[str] = ...) -> None: ...
+    agent_version_id: str
+    def __init__(self, organization_id: _Optional[str] = ..., contact_id: _Optional[str] = ..., unit_id: _Optional[str] = ..., agent_version_id: _Optional[str] = ...) -> None: ...
 
 class GetTurnContextResponse(_message.Message):
     __slots__ = ("context",)
