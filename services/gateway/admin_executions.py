@@ -100,7 +100,9 @@ def to_record(execution: r.TurnExecution, turn: gw.TurnResult) -> gw.ExecutionRe
             )
         )
     for draft in execution.drafts:
-        attempt = record.attempts.add(attempt=draft.attempt, message=draft.text)
+        # crm counts the draft as attempt 0; the owner reads 1 for the draft, 2 and 3 for revisions.
+        number = draft.attempt + 1
+        attempt = record.attempts.add(attempt=number, message=draft.text)
         if draft.HasField("declaracao"):
             attempt.declaracao.CopyFrom(draft.declaracao)
         review = draft.review
@@ -109,7 +111,7 @@ def to_record(execution: r.TurnExecution, turn: gw.TurnResult) -> gw.ExecutionRe
         for position, line in enumerate(review.gates, start=1):
             attempt.review.trace.add(position=position, gate=line.gate, status=line.result)
         for veto in review.vetoes:
-            attempt.review.vetoes.add(attempt=draft.attempt, gate=veto.gate, code=veto.code, guidance_pt=veto.guidance)
+            attempt.review.vetoes.add(attempt=number, gate=veto.gate, code=veto.code, guidance_pt=veto.guidance)
         if review.wait_seconds and turn.HasField("started_at"):
             wait = Timestamp()
             wait.FromDatetime(turn.started_at.ToDatetime(tzinfo=UTC) + timedelta(seconds=review.wait_seconds))
@@ -156,7 +158,7 @@ def _turn_from_record(execution: r.TurnExecution) -> gw.TurnResult:
         copy_stamp(added, "sent_at", part)
     for draft in execution.drafts:
         for veto in draft.review.vetoes:
-            turn.vetoes.add(attempt=draft.attempt, gate=veto.gate, code=veto.code, guidance_pt=veto.guidance)
+            turn.vetoes.add(attempt=draft.attempt + 1, gate=veto.gate, code=veto.code, guidance_pt=veto.guidance)
     copy_stamp(turn, "started_at", execution)
     copy_stamp(turn, "finished_at", execution)
     return turn
