@@ -313,6 +313,10 @@ def apply_settings(
             s.followup.callback_enabled = org.followup_callback_enabled
         elif path == "internal_vocabulary_additions":
             s.internal_vocabulary_additions.extend(w.strip() for w in org.internal_vocabulary_additions if w.strip())
+    start = out.pacing.quiet_hours_start if "sending.quiet_hours_start" in paths else current.pacing.quiet_hours_start
+    end = out.pacing.quiet_hours_end if "sending.quiet_hours_end" in paths else current.pacing.quiet_hours_end
+    if bool(start) != bool(end):
+        raise InvalidRequest("sending.quiet_hours_start and sending.quiet_hours_end go together")
     return out, list(dict.fromkeys(crm_paths))
 
 
@@ -351,10 +355,12 @@ def _facts_to_crm(facts: Iterable[gw.CommercialFact]) -> r.CommercialFacts:
 
 
 def _menu_to_crm(options: Iterable[gw.MenuOption]) -> list[r.MenuOption]:
-    out = []
+    out: list[r.MenuOption] = []
     for index, option in enumerate(options):
         if option.number <= 0:
             raise InvalidRequest(f"conversation.menu[{index}].number must be positive")
+        if any(o.number == str(option.number) for o in out):
+            raise InvalidRequest(f"conversation.menu[{index}].number {option.number} is used by another option")
         if not option.label.strip():
             raise InvalidRequest(f"conversation.menu[{index}].label must not be empty")
         if bool(option.unit_id.strip()) == bool(option.reply_key.strip()):
@@ -371,6 +377,8 @@ def _hashtags_to_crm(tags: Iterable[gw.Hashtag]) -> list[r.HashtagRule]:
     out = []
     for index, tag in enumerate(tags):
         kind = _HASHTAG_ACTIONS.get(tag.action)
+        if not tag.tag.strip().startswith("#") or len(tag.tag.strip()) < 2:
+            raise InvalidRequest(f"conversation.hashtags[{index}].tag {tag.tag!r} must start with '#'")
         if kind is None:
             raise InvalidRequest(f"conversation.hashtags[{index}].action is required")
         if kind == r.CONTROLLER_ACTION_KIND_ROUTE_TO_UNIT and not tag.unit_id.strip():

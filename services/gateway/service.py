@@ -61,7 +61,11 @@ class Gateway(gateway_pb2_grpc.GatewayServiceServicer):
         except NotFound as exc:
             await context.abort(grpc.StatusCode.NOT_FOUND, str(exc))
         except PeerFailure as exc:
-            if exc.code in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND):
+            if exc.code in (
+                grpc.StatusCode.INVALID_ARGUMENT,
+                grpc.StatusCode.NOT_FOUND,
+                grpc.StatusCode.ABORTED,  # an admin edit raced another one: reload and apply again
+            ):
                 await context.abort(exc.code, str(exc))
             log.warning("a peer failed while serving a request", extra={"error": str(exc)})
             await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))

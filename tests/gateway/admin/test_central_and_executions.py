@@ -176,3 +176,26 @@ async def test_metrics_count_the_turns_and_the_vetoes(
         private_client.stub.GetMetrics(gw.GetMetricsRequest(organization_id="1234"), metadata=private_client.md)
     )
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+async def test_a_failed_send_raises_a_central_item(
+    mesh: RunningMesh, scripted: Scripted, private: support.PrivateGateway, private_client: support.Client
+) -> None:
+    name = f"Clínica Envio {uuid.uuid4().hex[:8]}"
+    org = await support.create_org(mesh, name=name)
+    scripted.model.script(name, lambda call: draft("Abrimos de segunda a sexta, das 8h às 18h."))
+    private.channel.fail_next, private.channel.fail_permanently = 1, True
+    try:
+        turn = await private_client.say(org, support.new_phone(), "que horas vocês abrem?")
+    finally:
+        private.channel.fail_next, private.channel.fail_permanently = 0, False
+    assert turn.outcome == gw.TURN_OUTCOME_NOT_DELIVERED
+
+    items = await _open_items(private_client, org)
+    assert [(i.kind, i.contact_id, i.turn_id) for i in items] == [("send_failed", turn.contact_id, turn.turn_id)]
+    assert items[0].severity in (gw.CENTRAL_ITEM_SEVERITY_WARNING, gw.CENTRAL_ITEM_SEVERITY_CRITICAL)
+    only_critical = await private_client.stub.ListCentralItems(
+        gw.ListCentralItemsRequest(organization_id=org.organization_id, min_severity=gw.CENTRAL_ITEM_SEVERITY_CRITICAL),
+        metadata=private_client.md,
+    )
+    assert len(only_critical.items) == (1 if items[0].severity == gw.CENTRAL_ITEM_SEVERITY_CRITICAL else 0)

@@ -163,3 +163,27 @@ async def test_bad_knowledge_input_is_a_clear_error_and_stores_nothing(
         gw.ListKnowledgeArticlesRequest(organization_id=org.organization_id), metadata=admin.md
     )
     assert list(listed.articles) == []
+
+
+async def test_knowledge_articles_are_listed_page_by_page(mesh: RunningMesh, admin: support.Client) -> None:
+    org = await support.create_org(mesh)
+    titles = {f"Artigo {n}" for n in range(3)}
+    for title in titles:
+        await admin.stub.CreateKnowledgeArticle(
+            gw.CreateKnowledgeArticleRequest(
+                organization_id=org.organization_id, article=gw.KnowledgeArticle(title=title, body=f"Texto do {title}.")
+            ),
+            metadata=admin.md,
+        )
+    first = await admin.stub.ListKnowledgeArticles(
+        gw.ListKnowledgeArticlesRequest(organization_id=org.organization_id, page_size=2), metadata=admin.md
+    )
+    assert len(first.articles) == 2 and first.next_page_token
+    second = await admin.stub.ListKnowledgeArticles(
+        gw.ListKnowledgeArticlesRequest(
+            organization_id=org.organization_id, page_size=2, page_token=first.next_page_token
+        ),
+        metadata=admin.md,
+    )
+    assert len(second.articles) == 1 and not second.next_page_token
+    assert {a.title for a in [*first.articles, *second.articles]} == titles

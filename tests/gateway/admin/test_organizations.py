@@ -133,6 +133,12 @@ async def test_bad_input_is_a_clear_error_and_stores_nothing(admin: support.Clie
         )
     )
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT and "name" in (error.details() or "")
+    half_quiet = _new(name)
+    half_quiet.sending.quiet_hours_end = ""
+    error = await refused(
+        admin.stub.CreateOrganization(gw.CreateOrganizationRequest(organization=half_quiet), metadata=admin.md)
+    )
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT and "quiet_hours" in (error.details() or "")
     assert name not in await _names(admin)
 
     org = (
