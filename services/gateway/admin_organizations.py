@@ -433,6 +433,10 @@ class Organizations:
         _check_profile(given, ("name", "time_zone") if given.time_zone.strip() else ("name",))
         # Every settings field the owner gave (non-default), checked before anything is stored.
         present = [path for path in _SETTINGS_PATHS if path not in _PROFILE_PATHS and _is_set(given, path)]
+        if "stage_labels" in present:
+            # The stages are crm's defaults until the organisation exists; a label for a stage that
+            # is not one of them would only fail after the organisation was stored.
+            raise InvalidRequest("stage_labels are set with UpdateOrganization once the organisation exists")
         if unit_references(apply_settings(given, r.OrganizationSettings(), present)[0]):
             raise InvalidRequest("a new organisation has no units yet: add the menu and hashtags after its units")
         created = await call(
