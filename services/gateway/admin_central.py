@@ -90,6 +90,10 @@ class Central:
     async def list(self, request: gw.ListCentralItemsRequest) -> gw.ListCentralItemsResponse:
         org = org_id(request.organization_id)
         size = page_size(request.page_size)
+        if request.status not in gw.CentralItemStatus.values():
+            raise InvalidRequest("status is not a known Central item status")
+        if request.min_severity not in gw.CentralItemSeverity.values():
+            raise InvalidRequest("min_severity is not a known severity")
         if request.status == gw.CENTRAL_ITEM_STATUS_UNSPECIFIED:
             statuses: tuple[int, ...] = _OPEN
         else:

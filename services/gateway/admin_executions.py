@@ -21,7 +21,7 @@ from services.gateway import execution as ex
 from services.gateway.admin_central import contact_names
 from services.gateway.admin_common import copy_stamp, crm_organization, optional_id, org_id, page_size
 from services.gateway.inbound import parse_uuid
-from services.gateway.intake import Intake, NotFound
+from services.gateway.intake import Intake, InvalidRequest, NotFound
 from services.gateway.peers import Peers, call
 
 # crm's outcome → the gateway's (both written by the runtime from its own outcome names).
@@ -175,6 +175,8 @@ class Executions:
         size = page_size(request.page_size)
         outcomes = []
         if request.outcome != gw.TURN_OUTCOME_UNSPECIFIED:
+            if request.outcome not in OUTCOME_TO_CRM:
+                raise InvalidRequest("outcome is not a known turn outcome")
             outcomes = [OUTCOME_TO_CRM[request.outcome]]
         await crm_organization(self._peers, org)
         page = await call(

@@ -297,6 +297,8 @@ def apply_settings(
                 raise InvalidRequest("sending.min_seconds_between_messages must not be negative")
             s.pacing.per_contact_min_interval_seconds = p.min_seconds_between_messages
         elif path == "sending.disclosure":
+            if p.disclosure not in _DISCLOSURE:
+                raise InvalidRequest("sending.disclosure is not a known disclosure mode")
             s.seguranca.disclosure_mode = _DISCLOSURE[p.disclosure]  # type: ignore[assignment]
         elif path == "stage_labels":
             keys = {stage.key for stage in current.stages}
