@@ -384,7 +384,7 @@ def build_request(
     elif binding.body:
         body_field = descriptor.fields_by_name[binding.body]
         if body_field.type == FieldDescriptor.TYPE_MESSAGE and not _is_repeated(body_field):
-            if body_field.message_type.full_name in SCALAR_MESSAGES or not isinstance(body, dict):
+            if body_field.message_type.full_name in SCALAR_MESSAGES:
                 _parse_into({body_field.json_name: body}, request, "the body")
             else:
                 _parse_into(body, getattr(request, body_field.name), "the body")
