@@ -88,6 +88,8 @@ def openapi_document(
                 extra_response=WEB_MESSAGE_EXTRA_RESPONSE,
             )
         )
+    if comments is None:
+        comments = openapi.proto_comments(SERVICE.file)
     part = openapi.document(bridge.bindings if bridge else [], documented=documented, comments=comments)
     return openapi.merge(base, part)
 

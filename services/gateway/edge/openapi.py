@@ -14,13 +14,20 @@ so `/openapi.json` is ONE document listing everything the gateway serves over HT
 
 from __future__ import annotations
 
+import importlib.resources
+import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Any
 
-from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
+from google.protobuf import descriptor_pb2
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor, FileDescriptor
 
 from services.gateway.edge.bridge import Binding, query_leaf
+
+log = logging.getLogger(__name__)
+SOURCE_INFO_SUFFIX = "_source.binpb"  # written by `make protos` beside the _pb2 module
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -300,10 +307,12 @@ def operation(
         parameters += _query_parameters(builder, request, "", query_message_skip)
 
     rpc_comment = builder.comments.get(binding.method.full_name, "")
-    summary = rpc_comment.split("\n", 1)[0].split(". ", 1)[0].strip() if rpc_comment else binding.rpc
+    summary = " ".join(rpc_comment.split()).split(". ", 1)[0].rstrip(".") if rpc_comment else binding.rpc
+    if len(summary) > 120:
+        summary = summary[:117].rsplit(" ", 1)[0] + "…"
     op: dict[str, Any] = {
         "operationId": operation_id or binding.rpc,
-        "summary": summary[:120],
+        "summary": summary,
         "tags": [binding.method.containing_service.name],
         "description": (rpc_comment + "\n\n" if rpc_comment else "") + f"gRPC: `{binding.full_method}`.",
         "parameters": parameters,
@@ -399,3 +408,70 @@ def merge(base: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
                 raise ValueError(f"component {kind}/{name} is defined twice")
             target[name] = schema
     return base
+
+
+# ---------------------------------------------------------------------------------------------
+# Proto comments
+# ---------------------------------------------------------------------------------------------
+
+
+def proto_comments(file: FileDescriptor) -> dict[str, str]:
+    """Leading comments by full name (messages, fields, enums, `Enum.VALUE`, services, methods).
+
+    The generated `_pb2` modules carry no source info, so the comments come from the descriptor
+    set `make protos` writes beside them (`<name>_source.binpb`); without it, no descriptions.
+    """
+    path = PurePosixPath(file.name)
+    package = ".".join(path.parent.parts)
+    try:
+        raw = (importlib.resources.files(package) / (path.stem + SOURCE_INFO_SUFFIX)).read_bytes()
+    except (FileNotFoundError, ModuleNotFoundError):
+        log.info("no source info for %s: the OpenAPI document has no descriptions", file.name)
+        return {}
+    found = descriptor_pb2.FileDescriptorSet.FromString(raw)
+    proto = next((f for f in found.file if f.name == file.name), None)
+    if proto is None:
+        return {}
+    texts = {
+        tuple(location.path): _comment_text(location.leading_comments)
+        for location in proto.source_code_info.location
+        if location.leading_comments.strip()
+    }
+    prefix = f"{proto.package}." if proto.package else ""
+    comments: dict[str, str] = {}
+
+    def enums(items: Any, at: tuple[int, ...], scope: str) -> None:
+        for i, enum in enumerate(items):
+            name = scope + enum.name
+            _put(comments, name, texts.get((*at, i)))
+            for j, value in enumerate(enum.value):
+                _put(comments, f"{name}.{value.name}", texts.get((*at, i, 2, j)))
+
+    def messages(items: Any, at: tuple[int, ...], scope: str) -> None:
+        for i, message in enumerate(items):
+            name = scope + message.name
+            _put(comments, name, texts.get((*at, i)))
+            for j, one in enumerate(message.field):
+                _put(comments, f"{name}.{one.name}", texts.get((*at, i, 2, j)))
+            messages(message.nested_type, (*at, i, 3), name + ".")
+            enums(message.enum_type, (*at, i, 4), name + ".")
+
+    messages(proto.message_type, (4,), prefix)
+    enums(proto.enum_type, (5,), prefix)
+    for i, service in enumerate(proto.service):
+        name = prefix + service.name
+        _put(comments, name, texts.get((6, i)))
+        for j, method in enumerate(service.method):
+            _put(comments, f"{name}.{method.name}", texts.get((6, i, 2, j)))
+    return comments
+
+
+def _put(comments: dict[str, str], name: str, text: str | None) -> None:
+    if text:
+        comments[name] = text
+
+
+def _comment_text(raw: str) -> str:
+    """A proto comment as Markdown: each line without its leading space, wrapped lines kept."""
+    lines = [line[1:] if line.startswith(" ") else line for line in raw.strip("\n").split("\n")]
+    return "\n".join(line.rstrip() for line in lines).strip()

@@ -293,6 +293,12 @@ async def test_openapi_is_valid_and_lists_every_annotated_rpc(both: Both) -> Non
     assert "organizationId" not in web["requestBody"]["content"]["application/json"]["schema"]["properties"]
     roles = document["paths"]["/v1/organizations/{organization_id}/roles/{role}"]["put"]
     assert roles["security"] == [{"adminToken": []}]
+    # Descriptions from the proto comments (the descriptor set `make protos` writes with source info).
+    get_turn = document["paths"]["/v1/organizations/{organization_id}/turns/{turn_id}"]["get"]
+    assert get_turn["summary"].startswith("GetTurn returns a turn's status")
+    assert "long poll" in get_turn["description"]
+    wait = next(p for p in get_turn["parameters"] if p["name"] == "wait")
+    assert "Capped at 30 seconds" in wait["description"]
     metric = document["components"]["schemas"]["balcao.gateway.v1.TurnMetrics"]["properties"]
     assert metric["finished"]["type"] == "string"  # int64 as text, as the JSON mapping writes it
     assert document["components"]["schemas"]["balcao.gateway.v1.TurnStatus"]["enum"][1] == "TURN_STATUS_QUEUED"
