@@ -26,6 +26,7 @@ path is never served twice.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Iterable, Sequence
@@ -89,6 +90,8 @@ SCALAR_MESSAGES = frozenset(
         "google.protobuf.BytesValue",
     }
 )
+MAX_AUTHORIZATION_CHARS = 4096
+_PRINTABLE_ASCII = re.compile(r"[\x20-\x7e]+")
 _TRUE = frozenset({"true", "1", "t"})
 _FALSE = frozenset({"false", "0", "f"})
 
@@ -525,11 +528,22 @@ class Bridge:
         metadata: list[tuple[str, str]] = []
         authorization = request.headers.get("authorization")
         if authorization:
+            # gRPC takes printable ASCII only; with anything else the call would never complete.
+            if len(authorization) > MAX_AUTHORIZATION_CHARS or not _PRINTABLE_ASCII.fullmatch(authorization):
+                response = error_response(401, "unauthenticated", "the Authorization header is not a valid token")
+                response.headers["www-authenticate"] = "Bearer"
+                return response
             metadata.append(("authorization", authorization))
+        call = self._callable(binding)(message, metadata=metadata, timeout=self.timeout_seconds)
         try:
-            answer = await self._callable(binding)(message, metadata=metadata, timeout=self.timeout_seconds)
+            # The deadline travels with the call; the outer wait only guards against a call that
+            # never resolves at all.
+            answer = await asyncio.wait_for(call, self.timeout_seconds + 5)
         except grpc.aio.AioRpcError as exc:
             return grpc_error(exc)
+        except TimeoutError:
+            call.cancel()
+            return error_response(504, "deadline_exceeded", "the call did not finish in time")
         return JSONResponse(response_json(binding, answer))
 
 

@@ -188,6 +188,10 @@ async def test_without_a_token_is_401_json(both: Both) -> None:
     assert response.headers["www-authenticate"] == "Bearer"
     forged = await both.http.get(f"/v1/organizations/{both.org}/roles", headers={"authorization": "Bearer forjado"})
     assert_error(forged, 401, "unauthenticated")
+    # gRPC metadata takes printable ASCII only: anything else is refused here, not left hanging.
+    for header in ("Bearer ção".encode("latin-1"), b"Bearer " + b"a" * 10_000):
+        odd = await both.http.get(f"/v1/organizations/{both.org}/roles", headers={"authorization": header})
+        assert_error(odd, 401, "unauthenticated")
 
 
 async def test_a_service_token_is_403_json(both: Both) -> None:
