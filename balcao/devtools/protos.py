@@ -4,6 +4,10 @@
 `build/protodeps/` (read by buf as a second, unlinted module; never committed), runs protoc
 for messages, gRPC stubs and `.pyi` stubs, and writes the package `__init__` files.
 `check` generates into a temporary folder and lists every difference with the committed code.
+
+A file that uses `google.api.http` also gets `<name>_source.binpb`: its FileDescriptorSet WITH
+the comments (source info), which the generated `_pb2` modules leave out. The gateway's HTTP
+bridge reads it to describe its OpenAPI operations and schemas from the proto comments.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PROTOS = ROOT / "protos"
 PROTODEPS = ROOT / "build" / "protodeps"
 GOOGLE_API_FILES = ("annotations.proto", "http.proto")
+SOURCE_INFO_SUFFIX = "_source.binpb"
 INIT_TEXT = '"""Generated from protos/ by `make protos`; do not edit."""\n'
 
 
@@ -61,6 +66,13 @@ def generate(out: Path) -> None:
     ]
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
+    for relative in files:
+        if "google/api/annotations.proto" not in (PROTOS / relative).read_text(encoding="utf-8"):
+            continue
+        target = out / Path(relative).with_name(Path(relative).stem + SOURCE_INFO_SUFFIX)
+        source_args = [*args[:4], f"--descriptor_set_out={target}", "--include_source_info", relative]
+        if protoc.main(source_args) != 0:
+            raise SystemExit("protoc failed (descriptor set with source info)")
     for package in generated_packages():
         for folder in [package, *package.parents]:
             if folder == Path(".") or folder == Path("balcao"):

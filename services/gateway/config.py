@@ -70,6 +70,13 @@ class Settings(DatabaseSettings, ModelSettings, EdgeSettings):
     # Connect WhatsApp replies to Evolution (off: every WhatsApp send fails plainly, as before).
     whatsapp_enabled: bool = True
 
+    def own_grpc_target(self) -> str:
+        """Where this process's own gRPC server answers (the HTTP bridge calls it there)."""
+        host = self.bind_host.strip("[]")
+        if host in ("", "0.0.0.0", "::"):
+            host = "127.0.0.1"
+        return f"[{host}]:{self.grpc_port}" if ":" in host else f"{host}:{self.grpc_port}"
+
     def webhook_url(self) -> str:
         base = self.public_url.rstrip("/") or f"http://127.0.0.1:{self.http_port}"
         return f"{base}/webhooks/evolution"

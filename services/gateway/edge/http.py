@@ -26,6 +26,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
+from google.api import annotations_pb2
 from google.protobuf import json_format
 
 from balcao.gateway.v1 import gateway_pb2 as gw
@@ -49,6 +50,22 @@ from services.gateway.edge.web import InvalidWebMessage, normalize_web_message, 
 
 log = logging.getLogger(__name__)
 
+# The web channel's route is hand-written (an organisation key, not the admin token, and the edge's
+# own normalisation), at the path its RPC's `google.api.http` option names: one source of truth.
+# The bridge leaves this RPC to it; the OpenAPI document describes it from the same descriptor.
+WEB_MESSAGE_RPC = "SubmitWebMessage"
+WEB_MESSAGE_PATH: str = (
+    gw.DESCRIPTOR.services_by_name["GatewayService"]
+    .methods_by_name[WEB_MESSAGE_RPC]
+    .GetOptions()
+    .Extensions[annotations_pb2.http]
+    .post
+)
+# What the route adds to SubmitWebMessageResponse's JSON (documented beside the message's fields).
+WEB_MESSAGE_EXTRA_RESPONSE: dict[str, dict[str, Any]] = {
+    "messageId": {"type": "string", "description": "The message id stored (the one sent, or the one generated)."},
+    "autoReply": {"type": "string", "description": "A fixed reply already given (an audio without transcription)."},
+}
 _ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 _SUBMIT_STATUS = {
     SinkOutcome.ACCEPTED: gw.SUBMIT_STATUS_ACCEPTED,
@@ -91,19 +108,6 @@ def _error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {s: {"description": "Error", "content": {"application/json": {"schema": _ERROR_SCHEMA}}} for s in statuses}
 
 
-_WEB_REQUEST_SCHEMA = {
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "message": {"type": "string", "maxLength": 20000},
-        "mediaBase64": {"type": "string", "format": "byte"},
-        "mediaType": {"type": "string", "enum": ["image", "audio", "document"]},
-        "mediaMimeType": {"type": "string"},
-        "phone": {"type": "string"},
-        "profileId": {"type": "string", "maxLength": 200},
-        "messageId": {"type": "string", "maxLength": 200},
-    },
-}
 _WEBHOOK_REQUEST_SCHEMA = {
     "oneOf": [
         {"type": "object", "description": "One Evolution event envelope"},
@@ -401,18 +405,6 @@ def create_edge_router(edge: Edge) -> APIRouter:
     # Evolution's `byEvents` mode appends the event name to the URL (`…/messages-upsert`).
     router.add_route("/webhooks/evolution/{event}", edge.evolution_webhook, methods=["POST"], include_in_schema=False)
     router.add_api_route("/webhooks/evolution", edge.evolution_webhook, methods=["POST"], **webhook_doc)
-    router.add_api_route(
-        "/v1/web/messages",
-        edge.web_message,
-        methods=["POST"],
-        summary="Web channel: a customer's message",
-        description=(
-            "A message or a media file from a site, identified by phone or profileId, run through the same "
-            "runtime as WhatsApp. Requires an organisation API key (`Authorization: Bearer <key>`)."
-        ),
-        openapi_extra={
-            "requestBody": {"required": True, "content": {"application/json": {"schema": _WEB_REQUEST_SCHEMA}}}
-        },
-        responses=_error_responses(400, 401, 413, 415, 429, 503),
-    )
+    # Documented in the OpenAPI document from SubmitWebMessage's descriptor (services/gateway/http.py).
+    router.add_route(WEB_MESSAGE_PATH, edge.web_message, methods=["POST"], include_in_schema=False)
     return router

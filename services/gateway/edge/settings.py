@@ -47,6 +47,10 @@ class EdgeSettings(BaseSettings):
     # and into one organisation, per replica; beyond them 429 and nothing stored. 0: no limit.
     edge_rate_contact_per_minute: int = Field(30, ge=0)
     edge_rate_organization_per_minute: int = Field(1200, ge=0)
+    # The gRPC/HTTP bridge (admin API as JSON): the largest body accepted, and how long one bridged
+    # call may take (RunTestTurn runs a whole turn, model included).
+    edge_bridge_max_body_bytes: int = Field(4 * MIB, ge=64 * 1024)
+    edge_bridge_timeout_seconds: float = Field(120.0, gt=0)
 
     def rate_limiter(self) -> RateLimiter | None:
         if not self.edge_rate_contact_per_minute and not self.edge_rate_organization_per_minute:

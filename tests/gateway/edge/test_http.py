@@ -18,6 +18,7 @@ from services.gateway.edge.evolution.auth import mint_webhook_jwt
 from services.gateway.edge.evolution.client import EvolutionClient, RetryPolicy
 from services.gateway.edge.http import Edge, EdgeLimits, create_edge_router
 from services.gateway.edge.inbound import Channel, MessageType, Receipt
+from services.gateway.http import create_app
 from tests.gateway.edge.evolution_fixtures import fixture_paths, load_fixture
 from tests.gateway.edge.fake_evolution import running_fake_evolution
 from tests.gateway.edge.pdfs import make_pdf
@@ -438,13 +439,13 @@ async def test_web_answer_carries_the_turn_when_the_runtime_has_it() -> None:
 
 
 def test_openapi_lists_both_routes_with_json_errors() -> None:
-    app = FastAPI()
-    app.include_router(create_edge_router(Edge(directory(), RuntimeSinkDouble())))
+    app = create_app(Edge(directory(), RuntimeSinkDouble()))
     schema = app.openapi()
     assert {"/webhooks/evolution", "/v1/web/messages"} <= set(schema["paths"])
     web = schema["paths"]["/v1/web/messages"]["post"]
     assert "mediaBase64" in web["requestBody"]["content"]["application/json"]["schema"]["properties"]
-    assert web["responses"]["401"]["content"]["application/json"]["schema"]["required"] == ["code", "message"]
+    error = web["responses"]["401"]["content"]["application/json"]["schema"]
+    assert schema["components"]["schemas"][error["$ref"].rsplit("/", 1)[1]]["required"] == ["code", "message"]
 
 
 class BrokenDirectory:
