@@ -83,13 +83,19 @@ async def test_a_turn_that_keeps_failing_raises_a_central_item_and_its_message_w
 
         assert turn.status == gw.TURN_STATUS_FAILED and not turn.reply_parts
         assert not gateway.channel.texts_to(uuid.UUID(turn.contact_id))
+        # The turn is marked failed first, then the item raised: the owner sees it moments later.
+        failed: list[r.CentralItem] = []
         channel, read = await support.crm_read(mesh)
         async with channel:
-            items = await read.ListCentralItems(
-                cr.ListCentralItemsRequest(organization_id=org.organization_id, contact_id=turn.contact_id),
-                metadata=support.metadata(mesh, "gateway"),
-            )
-        failed = [i for i in items.items if i.kind == r.CENTRAL_ITEM_KIND_TURN_FAILED]
+            for _ in range(50):
+                items = await read.ListCentralItems(
+                    cr.ListCentralItemsRequest(organization_id=org.organization_id, contact_id=turn.contact_id),
+                    metadata=support.metadata(mesh, "gateway"),
+                )
+                failed = [i for i in items.items if i.kind == r.CENTRAL_ITEM_KIND_TURN_FAILED]
+                if failed:
+                    break
+                await asyncio.sleep(0.2)
         assert len(failed) == 1 and failed[0].severity == r.CENTRAL_ITEM_SEVERITY_CRITICAL
         assert failed[0].turn_id == turn.turn_id
         async with repository.tenant(gateway.engine, uuid.UUID(org.organization_id)) as conn:
