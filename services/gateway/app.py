@@ -100,6 +100,7 @@ class GatewayApp:
             default_debounce_ms=settings.default_debounce_ms,
             default_debounce_cap_ms=settings.default_debounce_cap_ms,
             default_human_pause_minutes=settings.default_human_pause_minutes,
+            replica=name,
         )
         consumer = ProactiveConsumer(peers, intake, consumer=name) if settings.proactive_consumer_enabled else None
         edge = Edge(

@@ -28,7 +28,7 @@ from google.protobuf import json_format
 from opentelemetry import context as otel_context
 from opentelemetry import propagate, trace
 from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from balcao.common.v1 import declaracao_pb2
 from balcao.conversador.v1 import conversador_pb2 as cv
@@ -45,7 +45,7 @@ from services.gateway.outbound import ChannelRegistry, OutboundChannel
 from services.gateway.peers import PeerFailure, Peers, call
 from services.gateway.records import Claim, Conversation, Inbound, Turn
 from services.gateway.review import Reviewer, human_owned, used_agenda_tool
-from services.gateway.sending import Sender, SendResult
+from services.gateway.sending import Sender, SendResult, Writes
 
 log = logging.getLogger(__name__)
 tracer = trace.get_tracer(__name__)
@@ -112,6 +112,8 @@ class Ctx:
     tape: cv.Tape = field(default_factory=cv.Tape)
     reply: cv.DraftedReply | None = None
     bookings: list[sg.ConfirmedBooking] | None = None
+    # The watermark this attempt already moved to (after its send); 0: not moved yet.
+    answered_upto: int = 0
 
     @property
     def org(self) -> Any:
@@ -249,11 +251,14 @@ class TurnRunner:
         async with repository.tenant(self.engine, org) as conn:
             conversation = await repository.lock_conversation(conn, claim)
             turn = await repository.begin_attempt(conn, org, turn.turn_id, trace_id if int(trace_id, 16) else "")
+            taken: list[Inbound] = []
+            had_messages = turn.inbound_upto > 0
             if turn.trigger == "inbound" and turn.stage == records.STAGE_NEW:
                 taken = await repository.take_inbound(conn, org, turn.contact_id, turn.turn_id, turn.inbound_upto)
                 if taken:
                     turn.inbound_upto = max(turn.inbound_upto, taken[-1].seq)
-            messages = await repository.inbound_of_turn(conn, org, turn.turn_id)
+            # A turn that had taken nothing yet has exactly what it took now.
+            messages = await repository.inbound_of_turn(conn, org, turn.turn_id) if had_messages else taken
         return turn, conversation, messages
 
     async def _attempt(self, claim: Claim, turn: Turn, conversation: Conversation, messages: list[Inbound]) -> None:
@@ -450,9 +455,8 @@ class TurnRunner:
         conversation.pending = dict(decision.state.pending) if decision.state.pending is not None else None
         conversation.transient = dict(decision.state.transient)
         conversation.reply_key = action.reply_key
-        async with repository.tenant(self.engine, ctx.org) as conn:
-            await repository.lock_conversation(conn, ctx.claim)
-            await repository.save_controller_state(conn, conversation)
+        # The new state is written with the turn's next write (the send's first transaction, a
+        # parked turn, the finish); an attempt that fails before it decides again from the old one.
         return controller.Decision(action, decision.reason, decision.classify, decision.state)
 
     @staticmethod
@@ -817,10 +821,14 @@ class TurnRunner:
         if review.status == "silent":
             return await self._finish(ctx, records.SILENT, detail=review.detail)
         progress = ctx.progress(path=path, kind=kind, outcome=outcome, post=post, parts=review.parts)
-        async with repository.tenant(self.engine, ctx.org) as conn:
-            await repository.lock_conversation(conn, ctx.claim)
+
+        async def stage_sent(conn: AsyncConnection) -> None:
+            # In the send's first transaction, before any part is reserved: a retry resumes after
+            # the send, with the controller's decision kept.
             await repository.update_turn(conn, ctx.org, ctx.turn.turn_id, stage=records.STAGE_SENT, progress=progress)
-        return await self._after_send(ctx, progress)
+            await repository.save_controller_state(conn, ctx.conversation)
+
+        return await self._after_send(ctx, progress, before=stage_sent)
 
     async def _park(self, ctx: Ctx, review: Review, *, path: str, kind: str, outcome: str, post: str) -> None:
         last = ctx.execution.drafts[-1] if ctx.execution.drafts else None
@@ -834,6 +842,7 @@ class TurnRunner:
         )
         async with repository.tenant(self.engine, ctx.org) as conn:
             await repository.lock_conversation(conn, ctx.claim)
+            await repository.save_controller_state(conn, ctx.conversation)
             await repository.update_turn(
                 conn,
                 ctx.org,
@@ -848,17 +857,21 @@ class TurnRunner:
                 attempts=max(0, ctx.turn.attempts - 1),
             )
 
-    async def _after_send(self, ctx: Ctx, progress: dict[str, Any]) -> None:
+    async def _after_send(self, ctx: Ctx, progress: dict[str, Any], *, before: Writes | None = None) -> None:
         path, kind, outcome, post = progress["path"], progress["kind"], progress["outcome"], progress.get("post", "")
-        with ex.step(ctx.execution, "send"), tracer.start_as_current_span("send", attributes={"kind": kind}):
-            sent = await self.sender.send(ctx.claim, ctx.turn.turn_id, ctx.conversation, kind, progress["parts"])
-        ex.set_sent(ctx.execution, sent.parts)
-        async with repository.tenant(self.engine, ctx.org) as conn:
-            await repository.lock_conversation(conn, ctx.claim)
+
+        async def answered(conn: AsyncConnection, result: SendResult) -> None:
             # The messages are answered once the reply left: the watermark moves forward now.
             await repository.advance_watermark(conn, ctx.org, ctx.contact, ctx.turn.inbound_upto)
-            if post == "opt_out" and sent.delivered:
+            ctx.answered_upto = ctx.turn.inbound_upto
+            if post == "opt_out" and result.delivered:
                 await repository.mark_opt_out_confirmed(conn, ctx.org, ctx.contact)
+
+        with ex.step(ctx.execution, "send"), tracer.start_as_current_span("send", attributes={"kind": kind}):
+            sent = await self.sender.send(
+                ctx.claim, ctx.turn.turn_id, ctx.conversation, kind, progress["parts"], before=before, after=answered
+            )
+        ex.set_sent(ctx.execution, sent.parts)
         if not sent.delivered:
             await self._central(
                 ctx,
@@ -1049,7 +1062,8 @@ class TurnRunner:
             ctx.conversation.transient["last_answer_unit"] = ctx.unit_id
         async with repository.tenant(self.engine, ctx.org) as conn:
             await repository.lock_conversation(conn, ctx.claim)
-            await repository.advance_watermark(conn, ctx.org, ctx.contact, ctx.turn.inbound_upto)
+            if ctx.answered_upto < ctx.turn.inbound_upto:
+                await repository.advance_watermark(conn, ctx.org, ctx.contact, ctx.turn.inbound_upto)
             await repository.save_controller_state(conn, ctx.conversation)
             await repository.update_turn(
                 conn,
