@@ -302,11 +302,27 @@ class TurnRunner:
     async def _inbound(self, ctx: Ctx) -> None:
         texts = [ex.message_text(m) for m in ctx.messages]
         rules = ctx.config.rules
-        contact = await self._contact(ctx)
-        if contact.opted_out and any(controller.is_opt_in(t, rules.opt_in_phrases) for t in texts):
-            contact = await self._opt_back_in(ctx, contact)
+        auto_replies = [m.auto_reply_pt for m in ctx.messages if m.auto_reply_pt]
+        screening_task: asyncio.Task[sg.ScreenInboundResponse] | None = None
+        if (
+            not ctx.config.plan_expired()
+            and not (auto_replies and len(auto_replies) == len(ctx.messages))
+            and not ctx.config.settings.seguranca.inbound_classifier_enabled
+        ):
+            # The screening will be needed unless the contact is silent: it runs beside the contact
+            # read (the deterministic heuristic only: a model classifier is never run for nothing).
+            # Its result is used, and recorded, at its place in the sequence.
+            screening_task = asyncio.create_task(self._screen(ctx, texts))
+        try:
+            contact = await self._contact(ctx)
+            if contact.opted_out and any(controller.is_opt_in(t, rules.opt_in_phrases) for t in texts):
+                contact = await self._opt_back_in(ctx, contact)
+        except BaseException:
+            await self._drop(screening_task)
+            raise
         silence = self._silence_reason(contact)
         if silence:
+            await self._drop(screening_task)
             ex.skipped(ctx.execution, "controller", silence)
             return await self._finish(ctx, records.SILENT, detail=silence)
 
@@ -316,7 +332,6 @@ class TurnRunner:
             ctx.execution.route.CopyFrom(r.ControllerDecision(reason="plan_expired"))
             return await self._fixed(ctx, "fixed_reply", ctx.config.reply(catalog.EXPIRED_PLAN), records.PLAN_EXPIRED)
 
-        auto_replies = [m.auto_reply_pt for m in ctx.messages if m.auto_reply_pt]
         if auto_replies and len(auto_replies) == len(ctx.messages):
             # Nothing in the burst the agent can read (an audio without a transcript, a kind of
             # content it cannot open): the edge's fixed pt-BR reply goes, reviewed, without a model.
@@ -324,17 +339,7 @@ class TurnRunner:
             return await self._fixed(ctx, "fixed_reply", auto_replies[-1], records.FIXED_REPLY)
 
         with ex.step(ctx.execution, "screen"), tracer.start_as_current_span("screen"):
-            screening = await call(
-                "seguranca",
-                self.peers.seguranca.ScreenInbound,
-                sg.ScreenInboundRequest(
-                    organization_id=str(ctx.org),
-                    contact_id=str(ctx.contact),
-                    turn_id=str(ctx.turn.turn_id),
-                    texts=texts,
-                ),
-                timeout=self.peers.timeout,
-            )
+            screening = await (screening_task if screening_task is not None else self._screen(ctx, texts))
         ctx.execution.screening.CopyFrom(
             r.ScreeningRecord(
                 level=sg.ThreatLevel.Name(screening.level).removeprefix("THREAT_LEVEL_").lower(),
@@ -372,6 +377,23 @@ class TurnRunner:
             key = catalog.MENU if action.kind == controller.SHOW_MENU else action.reply_key
             return await self._fixed(ctx, "fixed_reply", ctx.config.reply(key), records.FIXED_REPLY)
         return await self._converse(ctx)
+
+    async def _screen(self, ctx: Ctx, texts: Sequence[str]) -> sg.ScreenInboundResponse:
+        return await call(
+            "seguranca",
+            self.peers.seguranca.ScreenInbound,
+            sg.ScreenInboundRequest(
+                organization_id=str(ctx.org), contact_id=str(ctx.contact), turn_id=str(ctx.turn.turn_id), texts=texts
+            ),
+            timeout=self.peers.timeout,
+        )
+
+    @staticmethod
+    async def _drop(task: asyncio.Task[Any] | None) -> None:
+        """Cancel a look-ahead whose result will not be used (its failure included)."""
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
 
     async def _contact(self, ctx: Ctx) -> r.Contact:
         response = await call(
@@ -684,7 +706,7 @@ class TurnRunner:
     ) -> Review:
         """Review until approved; revise (at most twice) when `revise`; a veto never releases by repetition."""
         while True:
-            bookings = await self._evidence(ctx) if kind in ("reply", "proactive", "followup") else []
+            bookings = self._evidence(ctx) if kind in ("reply", "proactive", "followup") else None
             with ex.step(ctx.execution, "review"), tracer.start_as_current_span("review", attributes={"kind": kind}):
                 response = await self.reviewer.review(
                     config=ctx.config,
