@@ -219,7 +219,7 @@ async def accept_inbound(
                 "sent_at": message.sent_at,
                 # Other replicas' workers wake when this commits (LISTEN/NOTIFY), not at their next scan.
                 "due_channel": DUE_CHANNEL,
-                "replica": replica,
+                "replica": f"{replica} {contact_id}",
             },
         )
     ).first()
@@ -450,8 +450,9 @@ async def ensure_conversation(
 
 
 async def notify_due(conn: AsyncConnection, replica: str) -> None:
-    """Wake the other replicas' workers when this transaction commits (`replica`: who asks, so it
-    ignores its own notification)."""
+    """Wake the other replicas' workers when this transaction commits. The payload is
+    `<replica>[ <contact id>]`: who asks (so it ignores its own notification) and, for a stored
+    message, whose it is (a running turn of that contact then takes it before sending)."""
     await conn.execute(_q("SELECT pg_notify(:channel, :replica)"), {"channel": DUE_CHANNEL, "replica": replica})
 
 
