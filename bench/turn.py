@@ -4,8 +4,14 @@ Both runs use the offline model (no key, no network), a fresh embedded PostgreSQ
 organisation (one unit, debounce off). A turn is timed from `Gateway.SubmitInbound` until
 `Gateway.GetTurn` (waiting) returns it finished: accept, claim, plan gate, screening, controller,
 opening, draft, review, send, closing re-read, Conversador.Close and CrmWrite.CloseTurn — every
-hop of the sequence. The offline model answers in well under a millisecond, so the time is the
-platform's: processes, gRPC, identity, tracing, PostgreSQL.
+hop of the sequence. The platform overhead of a turn is that wall time minus the time spent in
+the model provider's calls, as the turn's execution record in crm states it (`model_duration_ms`);
+with the offline model that is (almost) nothing, so the time is the platform's: processes, gRPC,
+identity, tracing, PostgreSQL. Both are printed, beside the end-to-end latency.
+
+Evidence that does not depend on the machine's load is printed too: CPU milliseconds per turn of
+every process (each service, PostgreSQL, and for the composition the one process), and for the
+composition the RPCs served and SQL statements executed per turn.
 
 1. mesh: `balcao up` (seven processes) in a temporary folder.
 2. in-process: the same seven services built by their own `server.build` and started with the
@@ -13,7 +19,8 @@ platform's: processes, gRPC, identity, tracing, PostgreSQL.
 
 Per run: `--turns` sequential turns (each a new customer) for p50/p99, then `--turns` turns
 `--concurrency` at a time for turns/s. Targets: p50 ≤ 10 ms per turn in the mesh, and the mesh at
-most 1.5× the in-process p50. Prints a table, then one JSON line (the last line).
+most 1.5× the in-process p50 (both on the platform overhead). Prints a table, then one JSON line
+(the last line).
 
 Run: `.venv/bin/python bench/turn.py` (or `make bench`).
 """
@@ -44,6 +51,10 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
 sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
+import sqlalchemy as sa  # noqa: E402
+from opentelemetry import trace  # noqa: E402
+from opentelemetry.sdk.trace import SpanProcessor  # noqa: E402
+from opentelemetry.trace import SpanKind  # noqa: E402
 
 from balcao.crm.v1 import crm_resources_pb2 as r  # noqa: E402
 from balcao.crm.v1 import crm_write_pb2 as cw  # noqa: E402
@@ -69,20 +80,99 @@ class Endpoints:
     gateway: str
     crm: str
     secret: bytes
+    database_url: str
+    # The processes whose CPU time a turn costs, by label (a service, "postgresql", "composition").
+    processes: Callable[[], dict[str, list[int]]]
+    # Counts of served RPCs and SQL statements (the composition only; None for the mesh).
+    counters: Counters | None = None
+
+
+@dataclass
+class Counters:
+    rpcs: int = 0
+    sql: int = 0
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
 
 
 @dataclass
 class Figures:
     latencies_ms: list[float]
+    model_ms: list[float]
     turns_per_second: float
     failed: int
+    cpu_ms_per_turn: dict[str, float]
+    rpcs_per_turn: float | None = None
+    sql_per_turn: float | None = None
+
+    @property
+    def overhead_ms(self) -> list[float]:
+        return [max(0.0, total - model) for total, model in zip(self.latencies_ms, self.model_ms, strict=True)]
 
     def percentile(self, q: float) -> float:
-        ordered = sorted(self.latencies_ms)
-        if not ordered:
-            return float("nan")
-        index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-        return ordered[index]
+        return percentile(self.overhead_ms, q)
+
+
+# ---------------------------------------------------------------------------------------------
+# CPU time of processes (Linux /proc): utime + stime, children that exited included
+# ---------------------------------------------------------------------------------------------
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2 :].split()
+
+
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat(int(entry.name))
+            if fields is not None:
+                tree.setdefault(int(fields[1]), []).append(int(entry.name))
+    return tree
+
+
+def _descendants(pid: int, tree: dict[int, list[int]]) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        todo.extend(tree.get(current, []))
+    return out
+
+
+def cpu_ms(groups: dict[str, list[int]]) -> dict[str, float]:
+    out = {}
+    for label, pids in groups.items():
+        total = 0
+        for pid in pids:
+            fields = _stat(pid)
+            if fields is not None:
+                total += sum(int(v) for v in fields[11:15])
+        out[label] = total * 1000 / _TICK
+    return out
+
+
+def postgres_pids(folder: Path) -> list[int]:
+    """The postmaster under `folder` and its backends."""
+    tree = _children()
+    pids: list[int] = []
+    for pid_file in folder.rglob("postmaster.pid"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            pids += _descendants(int(pid_file.read_text().split()[0]), tree)
+    return pids
 
 
 async def organisation(endpoints: Endpoints) -> str:
@@ -124,7 +214,7 @@ async def organisation(endpoints: Endpoints) -> str:
     return org
 
 
-async def one_turn(stub: gateway_pb2_grpc.GatewayServiceStub, md: Any, org: str) -> tuple[float, bool]:
+async def one_turn(stub: gateway_pb2_grpc.GatewayServiceStub, md: Any, org: str) -> tuple[float, bool, str]:
     phone = f"+55119{uuid.uuid4().int % 10**8:08d}"
     started = time.perf_counter()
     accepted = await stub.SubmitInbound(
@@ -148,7 +238,24 @@ async def one_turn(stub: gateway_pb2_grpc.GatewayServiceStub, md: Any, org: str)
         if turn.status in (gw.TURN_STATUS_DONE, gw.TURN_STATUS_FAILED):
             break
     elapsed = (time.perf_counter() - started) * 1000
-    return elapsed, turn.status == gw.TURN_STATUS_DONE and turn.outcome == gw.TURN_OUTCOME_REPLIED
+    return elapsed, turn.status == gw.TURN_STATUS_DONE and turn.outcome == gw.TURN_OUTCOME_REPLIED, turn.turn_id
+
+
+async def model_ms(database_url: str, org: str, turn_ids: list[str]) -> dict[str, float]:
+    """Each turn's time in model calls, as its execution record in crm keeps it."""
+    engine = db.create_engine(database_url, pool_size=1, app_role=False)
+    try:
+        async with engine.connect() as conn:
+            rows = await conn.execute(
+                sa.text(
+                    "SELECT turn_id, model_duration_ms FROM crm.turn_executions "
+                    "WHERE organization_id = :org AND turn_id = ANY(:turns)"
+                ),
+                {"org": uuid.UUID(org), "turns": turn_ids},
+            )
+            return {row[0]: float(row[1]) for row in rows}
+    finally:
+        await engine.dispose()
 
 
 async def measure(endpoints: Endpoints, turns: int, concurrency: int, warmup: int) -> Figures:
@@ -158,11 +265,25 @@ async def measure(endpoints: Endpoints, turns: int, concurrency: int, warmup: in
         stub = gateway_pb2_grpc.GatewayServiceStub(channel)
         for _ in range(warmup):
             await one_turn(stub, md, org)
-        latencies, failed = [], 0
+        await asyncio.sleep(1.0)  # let the Operador finish the warm-up's turns
+        latencies, ids, failed = [], [], 0
+        groups = endpoints.processes()
+        cpu_before = cpu_ms(groups)
+        counted = (endpoints.counters.rpcs, endpoints.counters.sql) if endpoints.counters else (0, 0)
         for _ in range(turns):
-            elapsed, ok = await one_turn(stub, md, org)
+            elapsed, ok, turn_id = await one_turn(stub, md, org)
             latencies.append(elapsed)
+            ids.append(turn_id)
             failed += 0 if ok else 1
+        await asyncio.sleep(1.0)  # the Operador's work after the last turn belongs to the turns too
+        cpu_after = cpu_ms(groups)
+        cpu = {label: (cpu_after[label] - cpu_before[label]) / turns for label in groups}
+        rpcs = sql_count = None
+        if endpoints.counters is not None:
+            rpcs = (endpoints.counters.rpcs - counted[0]) / turns
+            sql_count = (endpoints.counters.sql - counted[1]) / turns
+        recorded = await model_ms(endpoints.database_url, org, ids)
+        models = [recorded.get(turn_id, 0.0) for turn_id in ids]
         gate = asyncio.Semaphore(concurrency)
 
         async def limited() -> bool:
@@ -173,7 +294,7 @@ async def measure(endpoints: Endpoints, turns: int, concurrency: int, warmup: in
         results = await asyncio.gather(*(limited() for _ in range(turns)))
         wall = time.perf_counter() - started
         failed += sum(1 for ok in results if not ok)
-    return Figures(latencies, turns / wall, failed)
+    return Figures(latencies, models, turns / wall, failed, cpu, rpcs, sql_count)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -184,8 +305,20 @@ async def measure(endpoints: Endpoints, turns: int, concurrency: int, warmup: in
 @contextlib.asynccontextmanager
 async def as_mesh(folder: Path) -> AsyncIterator[Endpoints]:
     mesh = await asyncio.to_thread(start_mesh, folder)
+
+    def processes() -> dict[str, list[int]]:
+        groups: dict[str, list[int]] = {}
+        tree = _children()
+        for pid in tree.get(mesh.process.pid, []):
+            with contextlib.suppress(OSError):
+                words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                if b"serve" in words:
+                    groups[words[words.index(b"serve") + 1].decode()] = _descendants(pid, tree)
+        groups["postgresql"] = postgres_pids(folder)
+        return groups
+
     try:
-        yield Endpoints(mesh.addr("gateway"), mesh.addr("crm"), mesh.secret)
+        yield Endpoints(mesh.addr("gateway"), mesh.addr("crm"), mesh.secret, mesh.database_url, processes)
     finally:
         await asyncio.to_thread(stop_mesh, mesh)
 
@@ -203,6 +336,18 @@ async def in_one_process(folder: Path) -> AsyncIterator[Endpoints]:
         if schema:
             await db.migrate(url, name, schema)
     logging.getLogger().setLevel(logging.WARNING)
+    counters = Counters()
+
+    class CountServed(SpanProcessor):
+        def on_end(self, span: Any) -> None:
+            if span.kind == SpanKind.SERVER:
+                counters.rpcs += 1
+
+    def count_sql(*_args: Any) -> None:
+        counters.sql += 1
+
+    trace.get_tracer_provider().add_span_processor(CountServed())  # type: ignore[attr-defined]
+    sa.event.listen(sa.engine.Engine, "before_cursor_execute", count_sql)
     stoppers: list[Callable[[], Awaitable[None]]] = []
     try:
         for name in ORDER:
@@ -239,8 +384,14 @@ async def in_one_process(folder: Path) -> AsyncIterator[Endpoints]:
                 await database.dispose()
 
             stoppers.append(stop)
-        yield Endpoints(f"127.0.0.1:{ports['gateway']}", f"127.0.0.1:{ports['crm']}", secret.encode())
+        def processes() -> dict[str, list[int]]:
+            return {"composition": [os.getpid()], "postgresql": postgres_pids(folder)}
+
+        yield Endpoints(
+            f"127.0.0.1:{ports['gateway']}", f"127.0.0.1:{ports['crm']}", secret.encode(), url, processes, counters
+        )
     finally:
+        sa.event.remove(sa.engine.Engine, "before_cursor_execute", count_sql)
         for stop in reversed(stoppers):
             await stop()
         await asyncio.to_thread(postgres.stop)
@@ -252,8 +403,23 @@ async def in_one_process(folder: Path) -> AsyncIterator[Endpoints]:
 def _row(label: str, figures: Figures) -> str:
     return (
         f"{label:<12} {figures.percentile(0.5):>9.1f} {figures.percentile(0.99):>9.1f} "
-        f"{statistics.fmean(figures.latencies_ms):>9.1f} {figures.turns_per_second:>9.1f} {figures.failed:>7}"
+        f"{percentile(figures.latencies_ms, 0.5):>9.1f} {percentile(figures.latencies_ms, 0.99):>9.1f} "
+        f"{statistics.fmean(figures.model_ms):>9.2f} {figures.turns_per_second:>9.1f} {figures.failed:>7}"
     )
+
+
+def _cpu_table(results: dict[str, Figures]) -> list[str]:
+    lines = ["CPU ms per turn (sequential turns; the Operador's work after each turn included)"]
+    for label, figures in results.items():
+        ordered = sorted(figures.cpu_ms_per_turn.items(), key=lambda kv: -kv[1])
+        parts = ", ".join(f"{name} {ms:.1f}" for name, ms in ordered)
+        lines.append(f"  {label:<12} total {sum(figures.cpu_ms_per_turn.values()):.1f}: {parts}")
+        if figures.rpcs_per_turn is not None:
+            lines.append(
+                f"  {'':<12} RPCs served per turn {figures.rpcs_per_turn:.1f}, "
+                f"SQL statements per turn {figures.sql_per_turn:.1f}"
+            )
+    return lines
 
 
 async def main() -> int:
@@ -273,13 +439,20 @@ async def main() -> int:
     mesh, inproc = results["mesh"], results["in_process"]
     ratio = mesh.percentile(0.5) / inproc.percentile(0.5)
     print(
-        f"Turn latency, SubmitInbound → turn finished ({args.turns} turns; turns/s at concurrency {args.concurrency})"
+        f"Turns, SubmitInbound → turn finished ({args.turns} sequential turns; turns/s at concurrency "
+        f"{args.concurrency}); platform overhead = end-to-end minus the model's time"
     )
-    print(f"{'':<12} {'p50 ms':>9} {'p99 ms':>9} {'mean ms':>9} {'turns/s':>9} {'failed':>7}")
+    print(
+        f"{'':<12} {'ovh p50':>9} {'ovh p99':>9} {'e2e p50':>9} {'e2e p99':>9} {'model ms':>9} "
+        f"{'turns/s':>9} {'failed':>7}"
+    )
     print(_row("mesh", mesh))
     print(_row("in-process", inproc))
-    print(f"mesh / in-process (p50): {ratio:.2f}×   (target ≤ {TARGET_RATIO}×)")
-    print(f"mesh p50 per turn: {mesh.percentile(0.5):.1f} ms   (target ≤ {TARGET_P50_MS} ms)")
+    for line in _cpu_table(results):
+        print(line)
+    print(f"mesh / in-process (overhead p50): {ratio:.2f}×   (target ≤ {TARGET_RATIO}×)")
+    print(f"mesh overhead p50 per turn: {mesh.percentile(0.5):.1f} ms   (target ≤ {TARGET_P50_MS} ms)")
+    print(f"load average: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     met = mesh.percentile(0.5) <= TARGET_P50_MS and ratio <= TARGET_RATIO and mesh.failed == 0 and inproc.failed == 0
     print(
         json.dumps(
@@ -289,10 +462,18 @@ async def main() -> int:
                 "concurrency": args.concurrency,
                 "mesh_p50_ms": round(mesh.percentile(0.5), 2),
                 "mesh_p99_ms": round(mesh.percentile(0.99), 2),
+                "mesh_e2e_p50_ms": round(percentile(mesh.latencies_ms, 0.5), 2),
+                "mesh_model_mean_ms": round(statistics.fmean(mesh.model_ms), 3),
                 "mesh_turns_per_s": round(mesh.turns_per_second, 2),
+                "mesh_cpu_ms_per_turn": round(sum(mesh.cpu_ms_per_turn.values()), 1),
                 "in_process_p50_ms": round(inproc.percentile(0.5), 2),
                 "in_process_p99_ms": round(inproc.percentile(0.99), 2),
+                "in_process_e2e_p50_ms": round(percentile(inproc.latencies_ms, 0.5), 2),
                 "in_process_turns_per_s": round(inproc.turns_per_second, 2),
+                "in_process_cpu_ms_per_turn": round(sum(inproc.cpu_ms_per_turn.values()), 1),
+                "rpcs_per_turn": round(inproc.rpcs_per_turn or 0, 1),
+                "sql_per_turn": round(inproc.sql_per_turn or 0, 1),
+                "load_average_1m": round(os.getloadavg()[0], 2),
                 "mesh_over_in_process_p50": round(ratio, 3),
                 "failed_turns": mesh.failed + inproc.failed,
                 "targets": {"mesh_p50_ms": TARGET_P50_MS, "mesh_over_in_process_p50": TARGET_RATIO},

@@ -13,7 +13,6 @@ from collections.abc import Callable
 import grpc
 from opentelemetry import trace
 from opentelemetry.instrumentation.grpc import aio_client_interceptors, aio_server_interceptor
-from opentelemetry.instrumentation.grpc.filters import any_of, negate, service_name
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import (
@@ -71,9 +70,20 @@ def configure_telemetry(service: str) -> Callable[[], None]:
 UNTRACED_SERVICES = ("grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection")
 
 
+def _traced(details: grpc.HandlerCallDetails) -> bool:
+    """Whether a call is traced: one prefix test per call (the instrumentation's own `service_name`
+    filters parse the method path with `os.path` and protocol `isinstance` checks on every call)."""
+    method = details.method
+    if isinstance(method, bytes):
+        method = method.decode()
+    return not method.startswith(_UNTRACED_PREFIXES)
+
+
+_UNTRACED_PREFIXES = tuple(f"/{name}/" for name in UNTRACED_SERVICES)
+
+
 def server_interceptors() -> list[grpc.aio.ServerInterceptor]:
-    untraced = any_of(*(service_name(name) for name in UNTRACED_SERVICES))
-    return [aio_server_interceptor(filter_=negate(untraced))]
+    return [aio_server_interceptor(filter_=_traced)]
 
 
 def client_interceptors() -> list[grpc.aio.ClientInterceptor]:

@@ -24,7 +24,7 @@ from services.gateway import execution as ex
 from services.gateway import inbound, records, repository
 from services.gateway.configuration import ConfigCache
 from services.gateway.peers import Peers, call
-from services.gateway.records import Turn
+from services.gateway.records import Arrivals, Turn
 
 _CRM_CHANNEL = {"whatsapp": r.CHANNEL_WHATSAPP, "web": r.CHANNEL_WEB, "test": r.CHANNEL_TEST}
 _CHANNEL_OF_CONTACT = {r.CHANNEL_WHATSAPP: "whatsapp", r.CHANNEL_WEB: "web", r.CHANNEL_TEST: "test"}
@@ -54,24 +54,37 @@ class Accepted:
 
 
 class TurnWatch:
-    """Wakes GetTurn callers waiting in this process when a turn finishes here."""
+    """Wakes GetTurn callers waiting in this process when a turn of their contact finishes here.
+
+    `finished` counts the turns finished so far: a caller notes it before reading, and when it
+    moved by the time the caller is ready to wait, the caller reads again instead of waiting for a
+    notification it may have missed.
+    """
 
     def __init__(self) -> None:
-        self._changed = asyncio.Condition()
+        self._waiters: dict[UUID, set[asyncio.Future[None]]] = {}
+        self.finished = 0
 
-    def notify(self, _turn: Turn | None = None) -> None:
-        async def _notify() -> None:
-            async with self._changed:
-                self._changed.notify_all()
+    def notify(self, turn: Turn | None = None) -> None:
+        self.finished += 1
+        keys = [turn.contact_id] if turn is not None else list(self._waiters)
+        for key in keys:
+            for waiter in self._waiters.pop(key, ()):
+                if not waiter.done():
+                    waiter.set_result(None)
 
-        asyncio.get_running_loop().create_task(_notify())
-
-    async def wait(self, timeout: float) -> None:
-        async with self._changed:
-            try:
-                await asyncio.wait_for(self._changed.wait(), timeout)
-            except TimeoutError:
-                pass
+    async def wait(self, contact_id: UUID, timeout: float) -> None:
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiters = self._waiters.setdefault(contact_id, set())
+        waiters.add(waiter)
+        try:
+            await asyncio.wait_for(waiter, timeout)
+        except TimeoutError:
+            pass
+        finally:
+            waiters.discard(waiter)
+            if not waiters and self._waiters.get(contact_id) is waiters:
+                del self._waiters[contact_id]
 
 
 class Intake:
@@ -86,6 +99,8 @@ class Intake:
         default_debounce_ms: int,
         default_debounce_cap_ms: int,
         default_human_pause_minutes: int = DEFAULT_HUMAN_PAUSE_MINUTES,
+        replica: str = "",
+        arrivals: Arrivals | None = None,
     ) -> None:
         self._engine = engine
         self._peers = peers
@@ -94,6 +109,9 @@ class Intake:
         self._watch = watch
         self._debounce = (default_debounce_ms, default_debounce_cap_ms)
         self._human_pause = default_human_pause_minutes
+        # This replica's name: the notification that wakes the other replicas' workers carries it.
+        self._replica = replica
+        self._arrivals = arrivals
 
     # -----------------------------------------------------------------------------------------
     # SubmitInbound
@@ -125,6 +143,7 @@ class Intake:
                     answerable=not message.from_business,
                     debounce_seconds=debounce,
                     cap_seconds=cap,
+                    replica=self._replica,
                 )
         except repository.AlreadyStored:  # a concurrent redelivery won the race; nothing changed
             async with repository.tenant(self._engine, org) as conn:
@@ -136,6 +155,8 @@ class Intake:
         if message.from_business:
             await self._pause_for_person(config.settings.runtime.human_reply_pause_minutes, org, contact_id)
             return Accepted(gw.SUBMIT_STATUS_RECORDED, stored[0], contact_id)
+        if self._arrivals is not None:
+            self._arrivals.arrived(contact_id)
         self._wake()
         return Accepted(gw.SUBMIT_STATUS_ACCEPTED, stored[0], contact_id)
 
@@ -229,6 +250,7 @@ class Intake:
             )
             if not duplicate:
                 await repository.make_due(conn, org, contact_uuid)
+                await repository.notify_due(conn, self._replica)
         if not duplicate:
             self._wake()
         return turn, duplicate
@@ -246,13 +268,20 @@ class Intake:
         wait = min(request.wait.ToTimedelta().total_seconds(), MAX_WAIT_SECONDS) if request.HasField("wait") else 0
         deadline = time.monotonic() + max(0.0, wait)
         while True:
-            result, finished = await self._read(org, turn_id, inbound_id)
+            seen = self._watch.finished
             remaining = deadline - time.monotonic()
+            result, finished, contact_id = await self._read(org, turn_id, inbound_id, whole=remaining <= 0)
             if finished or remaining <= 0:
                 return result
-            await self._watch.wait(min(remaining, 0.25))
+            if self._watch.finished == seen:
+                # Turns finished by another replica are seen by the next read, at most 0.25 s later.
+                await self._watch.wait(contact_id, min(deadline - time.monotonic(), 0.25))
 
-    async def _read(self, org: UUID, turn_id: UUID | None, inbound_id: UUID | None) -> tuple[gw.TurnResult, bool]:
+    async def _read(
+        self, org: UUID, turn_id: UUID | None, inbound_id: UUID | None, *, whole: bool = True
+    ) -> tuple[gw.TurnResult, bool, UUID]:
+        """The turn's result, whether it finished, and its contact. Without `whole`, an unfinished
+        turn's result is its status only (the caller waits and reads again)."""
         async with repository.tenant(self._engine, org) as conn:
             turn = None
             if turn_id is not None:
@@ -261,12 +290,11 @@ class Intake:
                     raise NotFound(f"turn {turn_id} not found")
             else:
                 assert inbound_id is not None
-                message = await repository.get_inbound(conn, org, inbound_id)
-                if message is None:
-                    raise NotFound(f"inbound message {inbound_id} not found")
-                if message.turn_id is not None:
-                    turn = await repository.get_turn(conn, org, message.turn_id)
+                turn = await repository.turns_of_inbound(conn, org, inbound_id)
                 if turn is None:
+                    message = await repository.get_inbound(conn, org, inbound_id)
+                    if message is None:
+                        raise NotFound(f"inbound message {inbound_id} not found")
                     return (
                         gw.TurnResult(
                             contact_id=str(message.contact_id),
@@ -274,7 +302,10 @@ class Intake:
                             inbound_ids=[str(inbound_id)],
                         ),
                         False,
+                        message.contact_id,
                     )
+            if not turn.finished and not whole:
+                return ex.turn_result(turn, [], []), False, turn.contact_id
             parts = await repository.parts_of_turn(conn, org, turn.turn_id)
             messages = await repository.inbound_of_turn(conn, org, turn.turn_id)
-        return ex.turn_result(turn, parts, [str(m.inbound_id) for m in messages]), turn.finished
+        return ex.turn_result(turn, parts, [str(m.inbound_id) for m in messages]), turn.finished, turn.contact_id

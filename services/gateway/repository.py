@@ -8,6 +8,7 @@ worker's scan across organisations, by `all_tenants`. Times come from the databa
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import AsyncIterator, Sequence
@@ -32,6 +33,15 @@ from services.gateway.records import (
     Turn,
 )
 
+
+@functools.lru_cache(maxsize=256)
+def _q(statement: str) -> sa.TextClause:
+    """The statement's one `TextClause`: built once, so SQLAlchemy's compiled cache key is memoised on it."""
+    return sa.text(statement)
+
+
+# The LISTEN/NOTIFY channel on which a replica tells the others that a contact has work now.
+DUE_CHANNEL = "balcao_gateway_due"
 _SET_TENANT = sa.text("SELECT set_config('balcao.organization_id', :org, true)")
 _SET_ALL = sa.text("SELECT set_config('balcao.scope', 'all', true)")
 
@@ -107,7 +117,7 @@ async def find_delivery(
     """The (inbound id, contact id) already stored for this delivery, if any."""
     row = (
         await conn.execute(
-            sa.text(
+            _q(
                 "SELECT inbound_id, contact_id FROM gateway.inbound_messages WHERE organization_id = :org "
                 "AND channel_instance = :instance AND sender_key = :sender AND message_id = :message_id"
             ),
@@ -125,6 +135,7 @@ async def accept_inbound(
     answerable: bool,
     debounce_seconds: float,
     cap_seconds: float,
+    replica: str = "",
 ) -> tuple[UUID, int]:
     """Store one message and re-arm its contact's debounce; `AlreadyStored` when it was stored before.
 
@@ -134,7 +145,7 @@ async def accept_inbound(
     """
     seq = (
         await conn.execute(
-            sa.text(
+            _q(
                 """
                 INSERT INTO gateway.conversations AS c
                     (organization_id, contact_id, channel, channel_instance, reply_to, phone, last_seq,
@@ -175,7 +186,7 @@ async def accept_inbound(
     ).scalar_one()
     row = (
         await conn.execute(
-            sa.text(
+            _q(
                 """
                 INSERT INTO gateway.inbound_messages
                     (organization_id, inbound_id, contact_id, seq, channel, channel_instance, sender_key,
@@ -185,7 +196,7 @@ async def accept_inbound(
                         :type, :text, :note, CAST(:details AS jsonb), :sender_name, :from_business,
                         :answerable, :sent_at)
                 ON CONFLICT ON CONSTRAINT uq_inbound_messages_delivery DO NOTHING
-                RETURNING inbound_id
+                RETURNING inbound_id, pg_notify(:due_channel, :replica) IS NULL AS notified
                 """
             ),
             {
@@ -206,6 +217,9 @@ async def accept_inbound(
                 "from_business": message.from_business,
                 "answerable": answerable,
                 "sent_at": message.sent_at,
+                # Other replicas' workers wake when this commits (LISTEN/NOTIFY), not at their next scan.
+                "due_channel": DUE_CHANNEL,
+                "replica": f"{replica} {contact_id}",
             },
         )
     ).first()
@@ -219,7 +233,7 @@ async def get_inbound(conn: AsyncConnection, organization_id: UUID, inbound_id: 
     row = (
         (
             await conn.execute(
-                sa.text(
+                _q(
                     f"SELECT {_INBOUND_COLUMNS} FROM gateway.inbound_messages "
                     "WHERE organization_id = :org AND inbound_id = :id"
                 ),
@@ -235,7 +249,7 @@ async def get_inbound(conn: AsyncConnection, organization_id: UUID, inbound_id: 
 async def inbound_of_turn(conn: AsyncConnection, organization_id: UUID, turn_id: UUID) -> list[Inbound]:
     rows = (
         await conn.execute(
-            sa.text(
+            _q(
                 f"SELECT {_INBOUND_COLUMNS} FROM gateway.inbound_messages "
                 "WHERE organization_id = :org AND turn_id = :turn ORDER BY seq"
             ),
@@ -248,40 +262,39 @@ async def inbound_of_turn(conn: AsyncConnection, organization_id: UUID, turn_id:
 async def take_inbound(
     conn: AsyncConnection, organization_id: UUID, contact_id: UUID, turn_id: UUID, above_seq: int
 ) -> list[Inbound]:
-    """Give the turn every answerable message above `above_seq` (and above the watermark)."""
+    """Give the turn every answerable message above `above_seq` (and above the watermark).
+
+    One statement: the turn's `inbound_upto` moves to the newest message taken, and the burst
+    becomes this turn (the next message starts a new debounce window).
+    """
+    columns = ", ".join(c.strip() for c in _INBOUND_COLUMNS.split(","))
     rows = (
         await conn.execute(
-            sa.text(
+            _q(
                 f"""
-                UPDATE gateway.inbound_messages m SET turn_id = :turn
-                FROM gateway.conversations c
-                WHERE m.organization_id = :org AND m.contact_id = :contact
-                  AND c.organization_id = m.organization_id AND c.contact_id = m.contact_id
-                  AND m.seq > greatest(c.watermark, :above) AND m.answerable
-                RETURNING {", ".join("m." + c.strip() for c in _INBOUND_COLUMNS.split(","))}
+                WITH taken AS (
+                    UPDATE gateway.inbound_messages m SET turn_id = :turn
+                    FROM gateway.conversations c
+                    WHERE m.organization_id = :org AND m.contact_id = :contact
+                      AND c.organization_id = m.organization_id AND c.contact_id = m.contact_id
+                      AND m.seq > greatest(c.watermark, :above) AND m.answerable
+                    RETURNING {", ".join("m." + c.strip() for c in _INBOUND_COLUMNS.split(","))}
+                ), upto AS (SELECT max(seq) AS seq FROM taken), turn AS (
+                    UPDATE gateway.turns SET inbound_upto = greatest(inbound_upto, upto.seq) FROM upto
+                    WHERE organization_id = :org AND turn_id = :turn AND upto.seq IS NOT NULL
+                ), burst AS (
+                    UPDATE gateway.conversations SET burst_started_at = NULL, due_at = NULL, updated_at = now()
+                    FROM upto
+                    WHERE organization_id = :org AND contact_id = :contact AND upto.seq IS NOT NULL
+                      AND last_seq <= upto.seq
+                )
+                SELECT {columns} FROM taken ORDER BY seq
                 """
             ),
             {"org": organization_id, "contact": contact_id, "turn": turn_id, "above": above_seq},
         )
     ).mappings()
-    taken = sorted((_inbound(r) for r in rows), key=lambda m: m.seq)
-    if taken:
-        await conn.execute(
-            sa.text(
-                "UPDATE gateway.turns SET inbound_upto = greatest(inbound_upto, :upto) "
-                "WHERE organization_id = :org AND turn_id = :turn"
-            ),
-            {"org": organization_id, "turn": turn_id, "upto": taken[-1].seq},
-        )
-        # The burst is now a turn: the next message starts a new debounce window.
-        await conn.execute(
-            sa.text(
-                "UPDATE gateway.conversations SET burst_started_at = NULL, due_at = NULL, updated_at = now() "
-                "WHERE organization_id = :org AND contact_id = :contact AND last_seq <= :upto"
-            ),
-            {"org": organization_id, "contact": contact_id, "upto": taken[-1].seq},
-        )
-    return taken
+    return [_inbound(r) for r in rows]
 
 
 async def untaken_inbound(conn: AsyncConnection, organization_id: UUID, contact_id: UUID) -> bool:
@@ -289,7 +302,7 @@ async def untaken_inbound(conn: AsyncConnection, organization_id: UUID, contact_
     return bool(
         (
             await conn.execute(
-                sa.text(
+                _q(
                     """
                     SELECT EXISTS (
                         SELECT 1 FROM gateway.inbound_messages m JOIN gateway.conversations c
@@ -304,6 +317,26 @@ async def untaken_inbound(conn: AsyncConnection, organization_id: UUID, contact_
     )
 
 
+async def waiting_and_due(conn: AsyncConnection, organization_id: UUID, contact_id: UUID) -> tuple[bool, bool]:
+    """(a message waits for a turn, the debounce has elapsed), in one read."""
+    row = (
+        await conn.execute(
+            _q(
+                """
+                SELECT EXISTS (
+                           SELECT 1 FROM gateway.inbound_messages m
+                           WHERE m.organization_id = c.organization_id AND m.contact_id = c.contact_id
+                             AND m.answerable AND m.seq > c.watermark AND m.turn_id IS NULL),
+                       coalesce(c.due_at <= now(), true)
+                FROM gateway.conversations c WHERE c.organization_id = :org AND c.contact_id = :contact
+                """
+            ),
+            {"org": organization_id, "contact": contact_id},
+        )
+    ).first()
+    return (bool(row[0]), bool(row[1])) if row else (False, True)
+
+
 async def history(
     conn: AsyncConnection, organization_id: UUID, contact_id: UUID, exclude_turn: UUID, limit: int
 ) -> list[HistoryEntry]:
@@ -312,7 +345,7 @@ async def history(
         return []
     rows = (
         await conn.execute(
-            sa.text(
+            _q(
                 """
                 SELECT author, text, note, at FROM (
                     SELECT CASE WHEN from_business THEN 'team' ELSE 'customer' END AS author, text,
@@ -353,7 +386,7 @@ async def get_conversation(conn: AsyncConnection, organization_id: UUID, contact
     row = (
         (
             await conn.execute(
-                sa.text(
+                _q(
                     f"SELECT {_CONVERSATION_COLUMNS} FROM gateway.conversations "
                     "WHERE organization_id = :org AND contact_id = :contact"
                 ),
@@ -371,7 +404,7 @@ async def lock_conversation(conn: AsyncConnection, claim: Claim) -> Conversation
     row = (
         (
             await conn.execute(
-                sa.text(
+                _q(
                     f"SELECT {_CONVERSATION_COLUMNS}, claim_token FROM gateway.conversations "
                     "WHERE organization_id = :org AND contact_id = :contact FOR UPDATE"
                 ),
@@ -398,7 +431,7 @@ async def ensure_conversation(
 ) -> None:
     """Create the contact's conversation row when the business speaks first."""
     await conn.execute(
-        sa.text(
+        _q(
             """
             INSERT INTO gateway.conversations (organization_id, contact_id, channel, channel_instance, reply_to, phone)
             VALUES (:org, :contact, :channel, :instance, :reply_to, :phone)
@@ -416,10 +449,17 @@ async def ensure_conversation(
     )
 
 
+async def notify_due(conn: AsyncConnection, replica: str) -> None:
+    """Wake the other replicas' workers when this transaction commits. The payload is
+    `<replica>[ <contact id>]`: who asks (so it ignores its own notification) and, for a stored
+    message, whose it is (a running turn of that contact then takes it before sending)."""
+    await conn.execute(_q("SELECT pg_notify(:channel, :replica)"), {"channel": DUE_CHANNEL, "replica": replica})
+
+
 async def make_due(conn: AsyncConnection, organization_id: UUID, contact_id: UUID, at: datetime | None = None) -> None:
     """The contact has work at `at` (now when absent), unless it already had earlier."""
     await conn.execute(
-        sa.text(
+        _q(
             "UPDATE gateway.conversations SET due_at = least(coalesce(due_at, 'infinity'), coalesce(:at, now())), "
             "updated_at = now() WHERE organization_id = :org AND contact_id = :contact"
         ),
@@ -429,7 +469,7 @@ async def make_due(conn: AsyncConnection, organization_id: UUID, contact_id: UUI
 
 async def save_controller_state(conn: AsyncConnection, conversation: Conversation) -> None:
     await conn.execute(
-        sa.text(
+        _q(
             """
             UPDATE gateway.conversations SET route = :route, reply_key = :reply_key,
                 requirements = CAST(:requirements AS jsonb), pending = CAST(:pending AS jsonb),
@@ -452,7 +492,7 @@ async def save_controller_state(conn: AsyncConnection, conversation: Conversatio
 
 async def mark_opt_out_confirmed(conn: AsyncConnection, organization_id: UUID, contact_id: UUID) -> None:
     await conn.execute(
-        sa.text(
+        _q(
             "UPDATE gateway.conversations SET opt_out_confirmed_at = coalesce(opt_out_confirmed_at, now()) "
             "WHERE organization_id = :org AND contact_id = :contact"
         ),
@@ -462,7 +502,7 @@ async def mark_opt_out_confirmed(conn: AsyncConnection, organization_id: UUID, c
 
 async def clear_opt_out_confirmation(conn: AsyncConnection, organization_id: UUID, contact_id: UUID) -> None:
     await conn.execute(
-        sa.text(
+        _q(
             "UPDATE gateway.conversations SET opt_out_confirmed_at = NULL "
             "WHERE organization_id = :org AND contact_id = :contact"
         ),
@@ -473,7 +513,7 @@ async def clear_opt_out_confirmation(conn: AsyncConnection, organization_id: UUI
 async def advance_watermark(conn: AsyncConnection, organization_id: UUID, contact_id: UUID, upto: int) -> None:
     """Mark the contact's messages up to `upto` handled; the watermark never moves back."""
     await conn.execute(
-        sa.text(
+        _q(
             "UPDATE gateway.conversations SET watermark = greatest(watermark, :upto), updated_at = now() "
             "WHERE organization_id = :org AND contact_id = :contact"
         ),
@@ -488,7 +528,7 @@ async def claim_due(conn: AsyncConnection, replica: str, lease_seconds: float, l
     the claim itself is a lease in the row, so a replica that dies loses it when it expires.
     """
     rows = await conn.execute(
-        sa.text(
+        _q(
             """
             WITH due AS (
                 SELECT organization_id, contact_id FROM gateway.conversations
@@ -510,7 +550,7 @@ async def next_due_in(conn: AsyncConnection) -> float | None:
     """Seconds until the earliest due contact whose claim is free (0 when one is due now)."""
     value = (
         await conn.execute(
-            sa.text(
+            _q(
                 "SELECT extract(epoch FROM min(greatest(due_at, coalesce(claim_expires_at, due_at))) - now()) "
                 "FROM gateway.conversations WHERE due_at IS NOT NULL"
             )
@@ -521,7 +561,7 @@ async def next_due_in(conn: AsyncConnection) -> float | None:
 
 async def extend_claim(conn: AsyncConnection, claim: Claim, lease_seconds: float) -> bool:
     result = await conn.execute(
-        sa.text(
+        _q(
             "UPDATE gateway.conversations SET claim_expires_at = now() + make_interval(secs => :lease) "
             "WHERE organization_id = :org AND contact_id = :contact AND claim_token = :token"
         ),
@@ -538,8 +578,13 @@ async def release_claim(conn: AsyncConnection, claim: Claim) -> None:
         return
     pending = await next_unfinished_turn(conn, claim.organization_id, claim.contact_id)
     waiting = await untaken_inbound(conn, claim.organization_id, claim.contact_id)
+    await give_back(conn, claim, pending=pending, waiting=waiting)
+
+
+async def give_back(conn: AsyncConnection, claim: Claim, *, pending: Turn | None, waiting: bool) -> None:
+    """Release a claim whose conversation this transaction locked, knowing what work is left."""
     await conn.execute(
-        sa.text(
+        _q(
             """
             UPDATE gateway.conversations SET claimed_by = NULL, claim_token = NULL, claim_expires_at = NULL,
                 due_at = CASE WHEN :pending THEN coalesce(:retry_at, now())
@@ -564,7 +609,7 @@ async def debounce_elapsed(conn: AsyncConnection, organization_id: UUID, contact
     return bool(
         (
             await conn.execute(
-                sa.text(
+                _q(
                     "SELECT coalesce(due_at <= now(), true) FROM gateway.conversations "
                     "WHERE organization_id = :org AND contact_id = :contact"
                 ),
@@ -603,7 +648,7 @@ async def insert_turn(
     row = (
         (
             await conn.execute(
-                sa.text(
+                _q(
                     f"""
                     INSERT INTO gateway.turns (organization_id, turn_id, contact_id, trigger, trigger_detail,
                                                idempotency_key, status)
@@ -631,7 +676,7 @@ async def insert_turn(
     existing = (
         (
             await conn.execute(
-                sa.text(
+                _q(
                     f"SELECT {_TURN_COLUMNS} FROM gateway.turns WHERE organization_id = :org AND idempotency_key = :key"
                 ),
                 {"org": organization_id, "key": idempotency_key},
@@ -647,7 +692,7 @@ async def get_turn(conn: AsyncConnection, organization_id: UUID, turn_id: UUID) 
     row = (
         (
             await conn.execute(
-                sa.text(f"SELECT {_TURN_COLUMNS} FROM gateway.turns WHERE organization_id = :org AND turn_id = :turn"),
+                _q(f"SELECT {_TURN_COLUMNS} FROM gateway.turns WHERE organization_id = :org AND turn_id = :turn"),
                 {"org": organization_id, "turn": turn_id},
             )
         )
@@ -662,7 +707,7 @@ async def next_unfinished_turn(conn: AsyncConnection, organization_id: UUID, con
     row = (
         (
             await conn.execute(
-                sa.text(
+                _q(
                     f"SELECT {_TURN_COLUMNS} FROM gateway.turns WHERE organization_id = :org AND contact_id = :contact "
                     "AND status = ANY(:open) ORDER BY created_at, turn_id LIMIT 1"
                 ),
@@ -712,7 +757,7 @@ async def update_turn(conn: AsyncConnection, organization_id: UUID, turn_id: UUI
             assignments.append(f"{name} = :{name}")
             params[name] = value
     await conn.execute(
-        sa.text(f"UPDATE gateway.turns SET {', '.join(assignments)} WHERE organization_id = :org AND turn_id = :turn"),
+        _q(f"UPDATE gateway.turns SET {', '.join(assignments)} WHERE organization_id = :org AND turn_id = :turn"),
         params,
     )
 
@@ -722,7 +767,7 @@ async def begin_attempt(conn: AsyncConnection, organization_id: UUID, turn_id: U
     row = (
         (
             await conn.execute(
-                sa.text(
+                _q(
                     f"""
                     UPDATE gateway.turns SET status = 'running', attempts = attempts + 1, next_attempt_at = NULL,
                         waiting_until = NULL, started_at = coalesce(started_at, now()),
@@ -743,7 +788,7 @@ async def turns_of_inbound(conn: AsyncConnection, organization_id: UUID, inbound
     row = (
         (
             await conn.execute(
-                sa.text(
+                _q(
                     f"SELECT {', '.join('t.' + c.strip() for c in _TURN_COLUMNS.split(','))} FROM gateway.turns t "
                     "JOIN gateway.inbound_messages m ON m.organization_id = t.organization_id "
                     "AND m.turn_id = t.turn_id WHERE m.organization_id = :org AND m.inbound_id = :inbound"
@@ -773,7 +818,7 @@ def _part(row: Any) -> Part:
 async def parts_of_turn(conn: AsyncConnection, organization_id: UUID, turn_id: UUID) -> list[Part]:
     rows = (
         await conn.execute(
-            sa.text(
+            _q(
                 f"SELECT {_PART_COLUMNS} FROM gateway.outbound_parts WHERE organization_id = :org "
                 "AND turn_id = :turn ORDER BY part_index"
             ),
@@ -801,7 +846,7 @@ async def reserve_part(
     row = (
         (
             await conn.execute(
-                sa.text(
+                _q(
                     f"""
                     INSERT INTO gateway.outbound_parts (organization_id, turn_id, part_index, contact_id, kind,
                         channel, channel_instance, sender, recipient, body, body_sha256, status)
@@ -842,74 +887,76 @@ async def finish_part(
     attempts: int,
     provider_message_id: str = "",
     error: str = "",
-) -> None:
-    await conn.execute(
-        sa.text(
-            """
-            UPDATE gateway.outbound_parts SET status = :status, attempts = :attempts,
-                provider_message_id = :provider_id, last_error = :error,
-                sent_at = CASE WHEN :status = 'sent' THEN now() ELSE sent_at END
-            WHERE organization_id = :org AND turn_id = :turn AND part_index = :index
-            """
-        ),
-        {
-            "org": organization_id,
-            "turn": turn_id,
-            "index": part_index,
-            "status": status,
-            "attempts": attempts,
-            "provider_id": provider_message_id,
-            "error": error[:2000],
-        },
+) -> Part:
+    row = (
+        (
+            await conn.execute(
+                _q(
+                    f"""
+                    UPDATE gateway.outbound_parts SET status = :status, attempts = :attempts,
+                        provider_message_id = :provider_id, last_error = :error,
+                        sent_at = CASE WHEN :status = 'sent' THEN now() ELSE sent_at END
+                    WHERE organization_id = :org AND turn_id = :turn AND part_index = :index
+                    RETURNING {_PART_COLUMNS}
+                    """
+                ),
+                {
+                    "org": organization_id,
+                    "turn": turn_id,
+                    "index": part_index,
+                    "status": status,
+                    "attempts": attempts,
+                    "provider_id": provider_message_id,
+                    "error": error[:2000],
+                },
+            )
+        )
+        .mappings()
+        .one()
     )
+    return _part(row)
 
 
 async def sending_stats(
     conn: AsyncConnection, organization_id: UUID, contact_id: UUID, sender: str, time_zone: str
 ) -> SendingStats:
-    """Recent sends of the sending number and to this contact (for `pacing` and `repetition`)."""
-    from_sender = (
+    """Recent sends of the sending number and to this contact (for `pacing` and `repetition`), in one read."""
+    rows = (
         await conn.execute(
-            sa.text(
-                "SELECT body, coalesce(sent_at, created_at) FROM gateway.outbound_parts WHERE organization_id = :org "
-                "AND sender = :sender AND status = 'sent' ORDER BY created_at DESC LIMIT 20"
-            ),
-            {"org": organization_id, "sender": sender},
-        )
-    ).all()
-    to_contact = (
-        await conn.execute(
-            sa.text(
-                "SELECT body, coalesce(sent_at, created_at) FROM gateway.outbound_parts WHERE organization_id = :org "
-                "AND contact_id = :contact AND status IN ('sent', 'sending') ORDER BY created_at DESC LIMIT 20"
-            ),
-            {"org": organization_id, "contact": contact_id},
-        )
-    ).all()
-    today, since = (
-        await conn.execute(
-            sa.text(
+            _q(
                 """
-                SELECT count(*) FILTER (WHERE (sent_at AT TIME ZONE :tz)::date = (now() AT TIME ZONE :tz)::date),
-                       min(sent_at)
-                FROM gateway.outbound_parts WHERE organization_id = :org AND sender = :sender AND status = 'sent'
+                (SELECT 'sender' AS list, body, coalesce(sent_at, created_at) AS at, 0 AS today
+                 FROM gateway.outbound_parts WHERE organization_id = :org AND sender = :sender AND status = 'sent'
+                 ORDER BY created_at DESC LIMIT 20)
+                UNION ALL
+                (SELECT 'contact', body, coalesce(sent_at, created_at), 0
+                 FROM gateway.outbound_parts WHERE organization_id = :org AND contact_id = :contact
+                   AND status IN ('sent', 'sending')
+                 ORDER BY created_at DESC LIMIT 20)
+                UNION ALL
+                (SELECT 'totals', '', min(sent_at),
+                        count(*) FILTER (WHERE (sent_at AT TIME ZONE :tz)::date = (now() AT TIME ZONE :tz)::date)
+                 FROM gateway.outbound_parts WHERE organization_id = :org AND sender = :sender AND status = 'sent')
                 """
             ),
-            {"org": organization_id, "sender": sender, "tz": time_zone},
+            {"org": organization_id, "sender": sender, "contact": contact_id, "tz": time_zone},
         )
-    ).one()
+    ).all()
+    from_sender = [(r[1], r[2]) for r in rows if r[0] == "sender"]
+    to_contact = [(r[1], r[2]) for r in rows if r[0] == "contact"]
+    totals = next(r for r in rows if r[0] == "totals")
     return SendingStats(
-        from_sender=[(r[0], r[1]) for r in from_sender],
-        to_contact=[(r[0], r[1]) for r in to_contact],
-        sent_today_from_sender=int(today or 0),
-        sender_active_since=since,
+        from_sender=from_sender,
+        to_contact=to_contact,
+        sent_today_from_sender=int(totals[3] or 0),
+        sender_active_since=totals[2],
         ever_sent_to_contact=bool(to_contact),
     )
 
 
 async def contacts_with_unfinished_turns(conn: AsyncConnection, organization_id: UUID) -> Sequence[UUID]:
     rows = await conn.execute(
-        sa.text("SELECT DISTINCT contact_id FROM gateway.turns WHERE organization_id = :org AND status = ANY(:open)"),
+        _q("SELECT DISTINCT contact_id FROM gateway.turns WHERE organization_id = :org AND status = ANY(:open)"),
         {"org": organization_id, "open": list(UNFINISHED)},
     )
     return [r[0] for r in rows]
@@ -935,7 +982,7 @@ async def channel_instance(conn: AsyncConnection, instance_name: str) -> dict[st
     row = (
         (
             await conn.execute(
-                sa.text(f"SELECT {_INSTANCE_COLUMNS} FROM gateway.channel_instances WHERE instance_name = :name"),
+                _q(f"SELECT {_INSTANCE_COLUMNS} FROM gateway.channel_instances WHERE instance_name = :name"),
                 {"name": instance_name},
             )
         )
@@ -947,7 +994,7 @@ async def channel_instance(conn: AsyncConnection, instance_name: str) -> dict[st
 
 async def channel_instances(conn: AsyncConnection, organization_id: UUID) -> list[dict[str, Any]]:
     rows = await conn.execute(
-        sa.text(
+        _q(
             f"SELECT {_INSTANCE_COLUMNS} FROM gateway.channel_instances WHERE organization_id = :org "
             "ORDER BY instance_name"
         ),
@@ -966,7 +1013,7 @@ async def upsert_channel_instance(
     row = (
         (
             await conn.execute(
-                sa.text(
+                _q(
                     f"""
                     INSERT INTO gateway.channel_instances AS i
                         (organization_id, instance_name, base_url, api_key, webhook_secret, jwt_key, sender_number)
@@ -1000,7 +1047,7 @@ async def insert_web_key(
     row = (
         (
             await conn.execute(
-                sa.text(
+                _q(
                     f"""
                     INSERT INTO gateway.web_channel_keys (organization_id, key_id, label, prefix, secret_sha256)
                     VALUES (:org, :key_id, :label, :prefix, :digest)
@@ -1018,7 +1065,7 @@ async def insert_web_key(
 
 async def web_keys(conn: AsyncConnection, organization_id: UUID) -> list[dict[str, Any]]:
     rows = await conn.execute(
-        sa.text(
+        _q(
             f"SELECT {_KEY_COLUMNS} FROM gateway.web_channel_keys WHERE organization_id = :org ORDER BY created_at"
         ),
         {"org": organization_id},
@@ -1030,7 +1077,7 @@ async def revoke_web_key(conn: AsyncConnection, organization_id: UUID, key_id: U
     row = (
         (
             await conn.execute(
-                sa.text(
+                _q(
                     f"""
                     UPDATE gateway.web_channel_keys SET revoked_at = coalesce(revoked_at, now())
                     WHERE organization_id = :org AND key_id = :key_id
@@ -1050,7 +1097,7 @@ async def use_web_key(conn: AsyncConnection, secret_sha256: str) -> tuple[UUID, 
     """The (organisation, key id) of a valid key by its digest, marking it used (cross-tenant connection)."""
     row = (
         await conn.execute(
-            sa.text(
+            _q(
                 """
                 UPDATE gateway.web_channel_keys SET last_used_at = now()
                 WHERE secret_sha256 = :digest AND revoked_at IS NULL

@@ -9,7 +9,7 @@ CONFIRMED future bookings, read from agenda filtered on organisation and contact
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from uuid import UUID
@@ -159,15 +159,17 @@ class Reviewer:
         attempt: int,
         text: str,
         declaracao: declaracao_pb2.DeclaracaoDoTurno | None = None,
-        bookings: Sequence[sg.ConfirmedBooking] = (),
+        bookings: Awaitable[Sequence[sg.ConfirmedBooking]] | None = None,
         tape: cv.Tape | None = None,
         agenda_consulted: bool = False,
     ) -> sg.ReviewOutboundResponse:
+        """`bookings`: the evidence, read beside the recipient's facts and the sending statistics."""
         organization_id, contact_id = conversation.organization_id, conversation.contact_id
         sender = channel.sender(conversation.channel_instance)
-        recipient, stats = await asyncio.gather(
+        recipient, stats, evidence = await asyncio.gather(
             self.read_recipient(organization_id, contact_id),
             self._stats(organization_id, contact_id, sender, config.time_zone),
+            bookings if bookings is not None else _none(),
         )
         contact = recipient.contact
         facts = sg.ContactFacts(
@@ -212,7 +214,7 @@ class Reviewer:
             organization=organization_facts(config),
             history=history,
             evidence=sg.Evidence(
-                evidencias_agendamento=list(bookings),
+                evidencias_agendamento=list(evidence),
                 tool_results=tool_evidence(tape) if tape is not None else [],
                 agenda_readable=True,
                 agenda_consulted=agenda_consulted,
@@ -225,6 +227,10 @@ class Reviewer:
     async def _stats(self, organization_id: UUID, contact_id: UUID, sender: str, time_zone: str) -> SendingStats:
         async with repository.tenant(self._engine, organization_id) as conn:
             return await repository.sending_stats(conn, organization_id, contact_id, sender, time_zone)
+
+
+async def _none() -> Sequence[sg.ConfirmedBooking]:
+    return ()
 
 
 def used_agenda_tool(tape: cv.Tape) -> bool:

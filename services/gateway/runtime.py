@@ -28,7 +28,7 @@ from google.protobuf import json_format
 from opentelemetry import context as otel_context
 from opentelemetry import propagate, trace
 from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from balcao.common.v1 import declaracao_pb2
 from balcao.conversador.v1 import conversador_pb2 as cv
@@ -43,9 +43,9 @@ from services.gateway import execution as ex
 from services.gateway.configuration import ConfigCache, OrgConfig
 from services.gateway.outbound import ChannelRegistry, OutboundChannel
 from services.gateway.peers import PeerFailure, Peers, call
-from services.gateway.records import Claim, Conversation, Inbound, Turn
+from services.gateway.records import Arrivals, Claim, Conversation, Inbound, Turn
 from services.gateway.review import Reviewer, human_owned, used_agenda_tool
-from services.gateway.sending import Sender, SendResult
+from services.gateway.sending import Sender, SendResult, Writes
 
 log = logging.getLogger(__name__)
 tracer = trace.get_tracer(__name__)
@@ -112,6 +112,8 @@ class Ctx:
     tape: cv.Tape = field(default_factory=cv.Tape)
     reply: cv.DraftedReply | None = None
     bookings: list[sg.ConfirmedBooking] | None = None
+    # The watermark this attempt already moved to (after its send); 0: not moved yet.
+    answered_upto: int = 0
 
     @property
     def org(self) -> Any:
@@ -214,6 +216,7 @@ class TurnRunner:
         send_attempts: int = 3,
         send_retry_seconds: float = 1.0,
         on_finished: Any = None,
+        arrivals: Arrivals | None = None,
     ) -> None:
         self.engine = engine
         self.peers = peers
@@ -222,8 +225,11 @@ class TurnRunner:
         self.model = model
         self.options = options
         self.reviewer = Reviewer(peers, engine)
+        # Per running attempt: the arrivals mark taken just before its messages were last taken.
+        self._arrivals_mark: dict[Any, int] = {}
         self.sender = Sender(engine, channels, attempts=send_attempts, retry_seconds=send_retry_seconds)
         self.on_finished = on_finished
+        self.arrivals = arrivals
         classify.teach_offline(model)
 
     # -----------------------------------------------------------------------------------------
@@ -250,18 +256,24 @@ class TurnRunner:
                 span.set_status(trace.Status(trace.StatusCode.ERROR, str(exc)))
                 log.warning("turn attempt failed: %s", exc, extra={"turn_id": str(turn.turn_id), "error": str(exc)})
                 await self._attempt_failed(claim, turn, exc)
+            finally:
+                self._arrivals_mark.pop(turn.turn_id, None)
 
     async def _begin(self, claim: Claim, turn: Turn, trace_id: str) -> tuple[Turn, Conversation, list[Inbound]]:
         """One transaction: count the attempt, keep the trace id, take the messages that wait."""
+        self._arrivals_mark[turn.turn_id] = self.arrivals.mark() if self.arrivals is not None else 0
         org = turn.organization_id
         async with repository.tenant(self.engine, org) as conn:
             conversation = await repository.lock_conversation(conn, claim)
             turn = await repository.begin_attempt(conn, org, turn.turn_id, trace_id if int(trace_id, 16) else "")
+            taken: list[Inbound] = []
+            had_messages = turn.inbound_upto > 0
             if turn.trigger == "inbound" and turn.stage == records.STAGE_NEW:
                 taken = await repository.take_inbound(conn, org, turn.contact_id, turn.turn_id, turn.inbound_upto)
                 if taken:
                     turn.inbound_upto = max(turn.inbound_upto, taken[-1].seq)
-            messages = await repository.inbound_of_turn(conn, org, turn.turn_id)
+            # A turn that had taken nothing yet has exactly what it took now.
+            messages = await repository.inbound_of_turn(conn, org, turn.turn_id) if had_messages else taken
         return turn, conversation, messages
 
     async def _attempt(self, claim: Claim, turn: Turn, conversation: Conversation, messages: list[Inbound]) -> None:
@@ -305,11 +317,27 @@ class TurnRunner:
     async def _inbound(self, ctx: Ctx) -> None:
         texts = [ex.message_text(m) for m in ctx.messages]
         rules = ctx.config.rules
-        contact = await self._contact(ctx)
-        if contact.opted_out and any(controller.is_opt_in(t, rules.opt_in_phrases) for t in texts):
-            contact = await self._opt_back_in(ctx, contact)
+        auto_replies = [m.auto_reply_pt for m in ctx.messages if m.auto_reply_pt]
+        screening_task: asyncio.Task[sg.ScreenInboundResponse] | None = None
+        if (
+            not ctx.config.plan_expired()
+            and not (auto_replies and len(auto_replies) == len(ctx.messages))
+            and not ctx.config.settings.seguranca.inbound_classifier_enabled
+        ):
+            # The screening will be needed unless the contact is silent: it runs beside the contact
+            # read (the deterministic heuristic only: a model classifier is never run for nothing).
+            # Its result is used, and recorded, at its place in the sequence.
+            screening_task = asyncio.create_task(self._screen(ctx, texts))
+        try:
+            contact = await self._contact(ctx)
+            if contact.opted_out and any(controller.is_opt_in(t, rules.opt_in_phrases) for t in texts):
+                contact = await self._opt_back_in(ctx, contact)
+        except BaseException:
+            await self._drop(screening_task)
+            raise
         silence = self._silence_reason(contact)
         if silence:
+            await self._drop(screening_task)
             ex.skipped(ctx.execution, "controller", silence)
             return await self._finish(ctx, records.SILENT, detail=silence)
 
@@ -319,7 +347,6 @@ class TurnRunner:
             ctx.execution.route.CopyFrom(r.ControllerDecision(reason="plan_expired"))
             return await self._fixed(ctx, "fixed_reply", ctx.config.reply(catalog.EXPIRED_PLAN), records.PLAN_EXPIRED)
 
-        auto_replies = [m.auto_reply_pt for m in ctx.messages if m.auto_reply_pt]
         if auto_replies and len(auto_replies) == len(ctx.messages):
             # Nothing in the burst the agent can read (an audio without a transcript, a kind of
             # content it cannot open): the edge's fixed pt-BR reply goes, reviewed, without a model.
@@ -327,17 +354,7 @@ class TurnRunner:
             return await self._fixed(ctx, "fixed_reply", auto_replies[-1], records.FIXED_REPLY)
 
         with ex.step(ctx.execution, "screen"), tracer.start_as_current_span("screen"):
-            screening = await call(
-                "seguranca",
-                self.peers.seguranca.ScreenInbound,
-                sg.ScreenInboundRequest(
-                    organization_id=str(ctx.org),
-                    contact_id=str(ctx.contact),
-                    turn_id=str(ctx.turn.turn_id),
-                    texts=texts,
-                ),
-                timeout=self.peers.timeout,
-            )
+            screening = await (screening_task if screening_task is not None else self._screen(ctx, texts))
         ctx.execution.screening.CopyFrom(
             r.ScreeningRecord(
                 level=sg.ThreatLevel.Name(screening.level).removeprefix("THREAT_LEVEL_").lower(),
@@ -375,6 +392,23 @@ class TurnRunner:
             key = catalog.MENU if action.kind == controller.SHOW_MENU else action.reply_key
             return await self._fixed(ctx, "fixed_reply", ctx.config.reply(key), records.FIXED_REPLY)
         return await self._converse(ctx)
+
+    async def _screen(self, ctx: Ctx, texts: Sequence[str]) -> sg.ScreenInboundResponse:
+        return await call(
+            "seguranca",
+            self.peers.seguranca.ScreenInbound,
+            sg.ScreenInboundRequest(
+                organization_id=str(ctx.org), contact_id=str(ctx.contact), turn_id=str(ctx.turn.turn_id), texts=texts
+            ),
+            timeout=self.peers.timeout,
+        )
+
+    @staticmethod
+    async def _drop(task: asyncio.Task[Any] | None) -> None:
+        """Cancel a look-ahead whose result will not be used (its failure included)."""
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
 
     async def _contact(self, ctx: Ctx) -> r.Contact:
         response = await call(
@@ -458,9 +492,8 @@ class TurnRunner:
         conversation.pending = dict(decision.state.pending) if decision.state.pending is not None else None
         conversation.transient = dict(decision.state.transient)
         conversation.reply_key = action.reply_key
-        async with repository.tenant(self.engine, ctx.org) as conn:
-            await repository.lock_conversation(conn, ctx.claim)
-            await repository.save_controller_state(conn, conversation)
+        # The new state is written with the turn's next write (the send's first transaction, a
+        # parked turn, the finish); an attempt that fails before it decides again from the old one.
         return controller.Decision(action, decision.reason, decision.classify, decision.state)
 
     @staticmethod
@@ -659,6 +692,13 @@ class TurnRunner:
         """Take the contact's messages that arrived since the turn took its own; True if any."""
         if ctx.proactive:
             return False
+        mark = self._arrivals_mark.get(ctx.turn.turn_id, 0)
+        if self.arrivals is not None and mark and self.arrivals.since(ctx.contact, mark) is False:
+            # Nothing arrived for this contact since the turn took its messages (this replica's
+            # messages count at once, the others' by their notification): no need to ask.
+            return False
+        if self.arrivals is not None:
+            self._arrivals_mark[ctx.turn.turn_id] = self.arrivals.mark()
         async with repository.tenant(self.engine, ctx.org) as conn:
             await repository.lock_conversation(conn, ctx.claim)
             newer = await repository.take_inbound(conn, ctx.org, ctx.contact, ctx.turn.turn_id, ctx.turn.inbound_upto)
@@ -691,7 +731,7 @@ class TurnRunner:
     ) -> Review:
         """Review until approved; revise (at most twice) when `revise`; a veto never releases by repetition."""
         while True:
-            bookings = await self._evidence(ctx) if kind in ("reply", "proactive", "followup") else []
+            bookings = self._evidence(ctx) if kind in ("reply", "proactive", "followup") else None
             with ex.step(ctx.execution, "review"), tracer.start_as_current_span("review", attributes={"kind": kind}):
                 response = await self.reviewer.review(
                     config=ctx.config,
@@ -828,10 +868,14 @@ class TurnRunner:
         if review.status == "silent":
             return await self._finish(ctx, records.SILENT, detail=review.detail)
         progress = ctx.progress(path=path, kind=kind, outcome=outcome, post=post, parts=review.parts)
-        async with repository.tenant(self.engine, ctx.org) as conn:
-            await repository.lock_conversation(conn, ctx.claim)
+
+        async def stage_sent(conn: AsyncConnection) -> None:
+            # In the send's first transaction, before any part is reserved: a retry resumes after
+            # the send, with the controller's decision kept.
             await repository.update_turn(conn, ctx.org, ctx.turn.turn_id, stage=records.STAGE_SENT, progress=progress)
-        return await self._after_send(ctx, progress)
+            await repository.save_controller_state(conn, ctx.conversation)
+
+        return await self._after_send(ctx, progress, before=stage_sent)
 
     async def _park(self, ctx: Ctx, review: Review, *, path: str, kind: str, outcome: str, post: str) -> None:
         last = ctx.execution.drafts[-1] if ctx.execution.drafts else None
@@ -845,6 +889,7 @@ class TurnRunner:
         )
         async with repository.tenant(self.engine, ctx.org) as conn:
             await repository.lock_conversation(conn, ctx.claim)
+            await repository.save_controller_state(conn, ctx.conversation)
             await repository.update_turn(
                 conn,
                 ctx.org,
@@ -859,17 +904,21 @@ class TurnRunner:
                 attempts=max(0, ctx.turn.attempts - 1),
             )
 
-    async def _after_send(self, ctx: Ctx, progress: dict[str, Any]) -> None:
+    async def _after_send(self, ctx: Ctx, progress: dict[str, Any], *, before: Writes | None = None) -> None:
         path, kind, outcome, post = progress["path"], progress["kind"], progress["outcome"], progress.get("post", "")
-        with ex.step(ctx.execution, "send"), tracer.start_as_current_span("send", attributes={"kind": kind}):
-            sent = await self.sender.send(ctx.claim, ctx.turn.turn_id, ctx.conversation, kind, progress["parts"])
-        ex.set_sent(ctx.execution, sent.parts)
-        async with repository.tenant(self.engine, ctx.org) as conn:
-            await repository.lock_conversation(conn, ctx.claim)
+
+        async def answered(conn: AsyncConnection, result: SendResult) -> None:
             # The messages are answered once the reply left: the watermark moves forward now.
             await repository.advance_watermark(conn, ctx.org, ctx.contact, ctx.turn.inbound_upto)
-            if post == "opt_out" and sent.delivered:
+            ctx.answered_upto = ctx.turn.inbound_upto
+            if post == "opt_out" and result.delivered:
                 await repository.mark_opt_out_confirmed(conn, ctx.org, ctx.contact)
+
+        with ex.step(ctx.execution, "send"), tracer.start_as_current_span("send", attributes={"kind": kind}):
+            sent = await self.sender.send(
+                ctx.claim, ctx.turn.turn_id, ctx.conversation, kind, progress["parts"], before=before, after=answered
+            )
+        ex.set_sent(ctx.execution, sent.parts)
         if not sent.delivered:
             await self._central(
                 ctx,
@@ -1060,7 +1109,8 @@ class TurnRunner:
             ctx.conversation.transient["last_answer_unit"] = ctx.unit_id
         async with repository.tenant(self.engine, ctx.org) as conn:
             await repository.lock_conversation(conn, ctx.claim)
-            await repository.advance_watermark(conn, ctx.org, ctx.contact, ctx.turn.inbound_upto)
+            if ctx.answered_upto < ctx.turn.inbound_upto:
+                await repository.advance_watermark(conn, ctx.org, ctx.contact, ctx.turn.inbound_upto)
             await repository.save_controller_state(conn, ctx.conversation)
             await repository.update_turn(
                 conn,

@@ -7,22 +7,27 @@ For a claimed contact it runs, oldest first, the unfinished turns (a retry resum
 then a new turn for the messages that wait, until nothing is due; then it gives the contact back
 with its next due time. A replica that dies loses its leases; another one picks the contacts up.
 
-A message accepted by this replica wakes the loop at once; others are found by the scan, which
-runs at least every `worker_poll_seconds` and sleeps until the next due time otherwise.
+A message accepted by this replica wakes the loop at once; one accepted by another replica wakes
+it through PostgreSQL (the accepting transaction NOTIFYs `balcao_gateway_due`, every replica
+LISTENs). The scan also runs at least every `worker_poll_seconds` (a lost notification, a retry's
+time) and sleeps until the next due time otherwise. A finished contact rescans only when it is
+due again or the last scan stopped at the concurrency limit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import socket
 from datetime import UTC, datetime
+from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from services.gateway import records, repository
-from services.gateway.records import Claim, Turn
+from services.gateway.records import Arrivals, Claim, Turn
 from services.gateway.runtime import TurnRunner
 
 log = logging.getLogger(__name__)
@@ -42,8 +47,10 @@ class Worker:
         lease_seconds: float,
         poll_seconds: float,
         replica: str | None = None,
+        arrivals: Arrivals | None = None,
     ) -> None:
         self._engine = engine
+        self._arrivals = arrivals
         self._runner = runner
         self._concurrency = concurrency
         self._lease = lease_seconds
@@ -52,13 +59,57 @@ class Worker:
         self._wake = asyncio.Event()
         self._tasks: set[asyncio.Task[None]] = set()
         self._loop_task: asyncio.Task[None] | None = None
+        self._listen_task: asyncio.Task[None] | None = None
         self._stopping = False
+        # The last scan claimed as many contacts as it could take: a finished task rescans.
+        self._starved = False
+        # Contacts given back still due (a retry's time, a debounce): the loop rescans for them.
+        self._due_again: set[Claim] = set()
 
     def wake(self) -> None:
         self._wake.set()
 
     def start(self) -> None:
         self._loop_task = asyncio.create_task(self._loop(), name="gateway-worker")
+        self._listen_task = asyncio.create_task(self._listen(), name="gateway-worker-listen")
+
+    async def _listen(self) -> None:
+        """Wake the loop when another replica accepts work (PostgreSQL LISTEN on `DUE_CHANNEL`).
+
+        One connection of the pool is held for it; when it breaks, the loop's periodic scan covers
+        the gap and the listener connects again after `worker_poll_seconds`.
+        """
+
+        def heard(_connection: object, _pid: int, _channel: str, payload: str) -> None:
+            sender, _, contact = payload.partition(" ")
+            if contact and self._arrivals is not None:
+                with contextlib.suppress(ValueError):
+                    self._arrivals.arrived(UUID(contact))
+            if sender != self.replica:
+                self._wake.set()
+
+        while not self._stopping:
+            try:
+                async with self._engine.connect() as conn:
+                    raw = (await conn.get_raw_connection()).driver_connection
+                    assert raw is not None
+                    await raw.add_listener(repository.DUE_CHANNEL, heard)
+                    self._wake.set()  # anything announced while we were not listening is found by a scan
+                    if self._arrivals is not None:
+                        self._arrivals.listening(True)
+                    try:
+                        while not self._stopping and not raw.is_closed():
+                            await asyncio.sleep(self._poll)
+                    finally:
+                        if self._arrivals is not None:
+                            self._arrivals.listening(False)
+                        if not raw.is_closed():
+                            await raw.remove_listener(repository.DUE_CHANNEL, heard)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the database went away for a moment: listen again
+                log.warning("worker listener failed", extra={"error": str(exc)})
+            await asyncio.sleep(self._poll)
 
     async def stop(self, grace_seconds: float = 10.0) -> None:
         """Claim nothing more, let running turns finish for up to `grace_seconds`, then cancel them.
@@ -68,9 +119,10 @@ class Worker:
         """
         self._stopping = True
         self._wake.set()
-        if self._loop_task is not None:
-            self._loop_task.cancel()
-            await asyncio.gather(self._loop_task, return_exceptions=True)
+        for background in (self._loop_task, self._listen_task):
+            if background is not None:
+                background.cancel()
+                await asyncio.gather(background, return_exceptions=True)
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=grace_seconds)
         for task in list(self._tasks):
@@ -83,17 +135,20 @@ class Worker:
             timeout = self._poll
             try:
                 free = self._concurrency - len(self._tasks)
+                self._starved = free <= 0
                 if free > 0:
+                    due_in = None
                     async with repository.all_tenants(self._engine) as conn:
                         claims = await repository.claim_due(conn, self.replica, self._lease, free)
+                        if len(claims) < free:
+                            due_in = await repository.next_due_in(conn)
                     for claim in claims:
                         task = asyncio.create_task(self._serve(claim), name=f"contact-{claim.contact_id}")
                         self._tasks.add(task)
                         task.add_done_callback(self._done)
-                    if len(claims) == free:
+                    self._starved = len(claims) == free
+                    if self._starved:
                         continue  # there may be more due right now
-                    async with repository.all_tenants(self._engine) as conn:
-                        due_in = await repository.next_due_in(conn)
                     if due_in is not None:
                         timeout = min(timeout, max(due_in, 0.005))
             except asyncio.CancelledError:
@@ -109,45 +164,61 @@ class Worker:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("contact task crashed", extra={"error": str(task.exception())})
-        self._wake.set()
+            self._wake.set()
+        if self._starved:
+            self._wake.set()  # the last scan stopped at the concurrency limit: look again now
 
     async def _serve(self, claim: Claim) -> None:
         lost = asyncio.Event()
         heartbeat = asyncio.create_task(self._heartbeat(claim, lost))
+        released = False
         try:
             while not lost.is_set() and not self._stopping:
                 turn = await self._next_turn(claim)
                 if turn is None:
+                    released = True
                     break
                 await self._runner.run(claim, turn)
         except repository.ClaimLost:
             pass
         finally:
+            if not released or claim in self._due_again:
+                self._due_again.discard(claim)
+                self._wake.set()  # the contact is due again (a retry, a message that came meanwhile)
             heartbeat.cancel()
             await asyncio.gather(heartbeat, return_exceptions=True)
-            try:
-                async with repository.tenant(self._engine, claim.organization_id) as conn:
-                    await repository.release_claim(conn, claim)
-            except Exception as exc:  # noqa: BLE001 - the lease will expire by itself
-                log.warning("could not release a claim", extra={"error": str(exc)})
+            if not released:
+                try:
+                    async with repository.tenant(self._engine, claim.organization_id) as conn:
+                        await repository.release_claim(conn, claim)
+                except Exception as exc:  # noqa: BLE001 - the lease will expire by itself
+                    log.warning("could not release a claim", extra={"error": str(exc)})
 
     async def _next_turn(self, claim: Claim) -> Turn | None:
-        """The contact's next turn to run now: an unfinished one, else one for waiting messages."""
+        """The contact's next turn to run now: an unfinished one, else one for waiting messages.
+
+        None when there is nothing to run now; the claim is then given back in the same
+        transaction, due again when the contact still has work (a retry's time, the debounce's).
+        A new turn takes its messages when its first attempt begins (`TurnRunner._begin`).
+        """
         org, contact = claim.organization_id, claim.contact_id
         async with repository.tenant(self._engine, org) as conn:
             await repository.lock_conversation(conn, claim)
             turn = await repository.next_unfinished_turn(conn, org, contact)
             if turn is not None:
                 if turn.next_attempt_at is not None and turn.next_attempt_at > datetime.now(UTC):
+                    await repository.give_back(conn, claim, pending=turn, waiting=False)
+                    self._due_again.add(claim)
                     return None
                 return turn
-            if not await repository.untaken_inbound(conn, org, contact):
-                return None
-            if not await repository.debounce_elapsed(conn, org, contact):
+            waiting, due = await repository.waiting_and_due(conn, org, contact)
+            if not waiting or not due:
+                await repository.give_back(conn, claim, pending=None, waiting=waiting)
+                if waiting:
+                    self._due_again.add(claim)
                 return None
             turn, _ = await repository.insert_turn(conn, org, contact, trigger="inbound", status=records.QUEUED)
-            await repository.take_inbound(conn, org, contact, turn.turn_id, 0)
-            return await repository.get_turn(conn, org, turn.turn_id)
+            return turn
 
     async def _heartbeat(self, claim: Claim, lost: asyncio.Event) -> None:
         while True:

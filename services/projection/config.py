@@ -17,3 +17,6 @@ class Settings(ServiceSettings):
     agenda_addr: str = peer_field("agenda")
     # Deadline of each raw read of crm or agenda; a read past it fails (the agenda's as unknown).
     read_timeout_seconds: float = Field(5.0, gt=0)
+    # The organisation and its published agent configuration are reused for this long (every
+    # opening and many tools read them); 0 reads them from crm every time.
+    config_cache_seconds: float = Field(2.0, ge=0)

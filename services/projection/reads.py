@@ -4,16 +4,23 @@ I/O only: each method calls the raw services (concurrently where a view needs se
 reads) and returns their answers untouched; the pure projection modules make them business
 facts. A failed call becomes `ReadFailed` carrying its gRPC status. The only write projection
 makes is `raise_unmapped`: a Central item for an error code that has no consequence yet.
+
+The organisation and its published agent configuration change rarely and are read by every
+opening and many tools: they are kept for `cache_seconds` (2 s by default, as the gateway keeps
+them), so an owner's change shows at most that much later. Everything about a contact is read
+fresh every time.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import grpc
+from google.protobuf.message import Message
 
 from balcao.agenda.v1 import agenda_read_pb2, agenda_read_pb2_grpc
 from balcao.crm.v1 import crm_read_pb2, crm_read_pb2_grpc, crm_resources_pb2, crm_write_pb2, crm_write_pb2_grpc
@@ -34,11 +41,38 @@ class ReadFailed(Exception):
 
 
 class Reads:
-    def __init__(self, crm: grpc.aio.Channel, agenda: grpc.aio.Channel, timeout: float) -> None:
+    def __init__(
+        self, crm: grpc.aio.Channel, agenda: grpc.aio.Channel, timeout: float, cache_seconds: float = 0.0
+    ) -> None:
         self._crm = crm_read_pb2_grpc.CrmReadServiceStub(crm)
         self._crm_write = crm_write_pb2_grpc.CrmWriteServiceStub(crm)
         self._agenda = agenda_read_pb2_grpc.AgendaReadServiceStub(agenda)
         self._timeout = timeout
+        self._cache_seconds = cache_seconds
+        # (rpc, organisation) → (read at, the answer), or the read in flight.
+        self._cache: dict[tuple[str, str], tuple[float, asyncio.Future[Any]]] = {}
+
+    async def _cached(self, rpc: str, org: str, read: Callable[[], Awaitable[Message]]) -> Message:
+        """`read()`'s answer, reused for `cache_seconds` (each caller gets its own copy); callers at
+        the same moment share one read, and a failed read is not kept."""
+        if self._cache_seconds <= 0:
+            return await read()
+        key, now = (rpc, org), time.monotonic()
+        hit = self._cache.get(key)
+        if hit is None or now - hit[0] >= self._cache_seconds:
+            if len(self._cache) > 4096:
+                self._cache = {k: v for k, v in self._cache.items() if now - v[0] < self._cache_seconds}
+            hit = (now, asyncio.ensure_future(read()))
+            self._cache[key] = hit
+        try:
+            answer = await asyncio.shield(hit[1])
+        except Exception:
+            if self._cache.get(key) is hit:
+                del self._cache[key]
+            raise
+        copy = type(answer)()
+        copy.CopyFrom(answer)
+        return copy
 
     async def _call(self, rpc: str, stub: Any, request: Any) -> Any:
         try:
@@ -56,8 +90,10 @@ class Reads:
     # --- crm ----------------------------------------------------------------------------
 
     async def organization(self, org: str) -> crm_resources_pb2.Organization:
-        response = await self._call(
-            "GetOrganization", self._crm, crm_read_pb2.GetOrganizationRequest(organization_id=org)
+        response = await self._cached(
+            "GetOrganization",
+            org,
+            lambda: self._call("GetOrganization", self._crm, crm_read_pb2.GetOrganizationRequest(organization_id=org)),
         )
         return response.organization
 
@@ -114,14 +150,20 @@ class Reads:
         return RawTurn(lead=lead, unit_id=unit, agent=agent, references=references, appointments=appointments)
 
     async def agent(self, org: str, version: str = "") -> crm_read_pb2.GetAgentConfigurationResponse:
-        """The published configuration, or the version named (a draft under "Testar")."""
-        return await self._call(
-            "GetAgentConfiguration",
-            self._crm,
-            crm_read_pb2.GetAgentConfigurationRequest(
-                organization_id=org, which=crm_resources_pb2.AGENT_VERSION_STATUS_PUBLISHED, version_id=version
-            ),
-        )
+        """The published configuration (reused briefly), or the version named (a draft under "Testar")."""
+
+        def read() -> Awaitable[crm_read_pb2.GetAgentConfigurationResponse]:
+            return self._call(
+                "GetAgentConfiguration",
+                self._crm,
+                crm_read_pb2.GetAgentConfigurationRequest(
+                    organization_id=org, which=crm_resources_pb2.AGENT_VERSION_STATUS_PUBLISHED, version_id=version
+                ),
+            )
+
+        if version:
+            return await read()
+        return await self._cached("GetAgentConfiguration", org, read)
 
     async def search(self, org: str, query: str, unit: str, limit: int) -> crm_read_pb2.SearchKnowledgeResponse:
         return await self._call(

@@ -17,7 +17,12 @@ from services.projection.service import POLICY, Projection
 
 def build(settings: Settings, database: Database) -> ServiceDefinition:
     servicer = Projection(
-        Reads(open_channel(settings, "crm"), open_channel(settings, "agenda"), timeout=settings.read_timeout_seconds),
+        Reads(
+            open_channel(settings, "crm"),
+            open_channel(settings, "agenda"),
+            timeout=settings.read_timeout_seconds,
+            cache_seconds=settings.config_cache_seconds,
+        ),
         handle_key(settings.mesh_secret.get_secret_value().encode()),
     )
     return ServiceDefinition(
