@@ -222,7 +222,16 @@ def _read_probes() -> dict[str, Probe]:
             organization_id=b.org, version_id=a.version_id))(crm),
         "ListAgentVersions": lambda crm, a, b: call("ListAgentVersions", rd.ListAgentVersionsRequest(
             organization_id=b.org))(crm),
+        "BatchGetClosedTurns": _batch_closed_turns,
     }
+
+
+async def _batch_closed_turns(crm: Crm, a: Tenant, b: Tenant) -> list[Any]:
+    """What the batched read found (the echoed request `ref` left out: it is the caller's own input)."""
+    response = await crm.read.BatchGetClosedTurns(rd.BatchGetClosedTurnsRequest(turns=[rd.ClosedTurnRef(
+        organization_id=b.org, contact_id=a.contact, turn_id=a.turn_id)]), metadata=crm.metadata)
+    return [(t.contact, t.checkpoint, list(t.obligations)) for t in response.turns if
+            t.HasField("contact") or t.HasField("checkpoint") or t.obligations]
 
 
 READ_PROBES = _read_probes()

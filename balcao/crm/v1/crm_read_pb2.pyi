@@ -571,3 +571,37 @@ class ListAgentVersionsResponse(_message.Message):
     versions: _containers.RepeatedCompositeFieldContainer[_crm_resources_pb2.AgentVersion]
     next_page_token: str
     def __init__(self, versions: _Optional[_Iterable[_Union[_crm_resources_pb2.AgentVersion, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class BatchGetClosedTurnsRequest(_message.Message):
+    __slots__ = ("turns",)
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    turns: _containers.RepeatedCompositeFieldContainer[ClosedTurnRef]
+    def __init__(self, turns: _Optional[_Iterable[_Union[ClosedTurnRef, _Mapping]]] = ...) -> None: ...
+
+class ClosedTurnRef(_message.Message):
+    __slots__ = ("organization_id", "contact_id", "turn_id")
+    ORGANIZATION_ID_FIELD_NUMBER: _ClassVar[int]
+    CONTACT_ID_FIELD_NUMBER: _ClassVar[int]
+    TURN_ID_FIELD_NUMBER: _ClassVar[int]
+    organization_id: str
+    contact_id: str
+    turn_id: str
+    def __init__(self, organization_id: _Optional[str] = ..., contact_id: _Optional[str] = ..., turn_id: _Optional[str] = ...) -> None: ...
+
+class BatchGetClosedTurnsResponse(_message.Message):
+    __slots__ = ("turns",)
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    turns: _containers.RepeatedCompositeFieldContainer[ClosedTurn]
+    def __init__(self, turns: _Optional[_Iterable[_Union[ClosedTurn, _Mapping]]] = ...) -> None: ...
+
+class ClosedTurn(_message.Message):
+    __slots__ = ("ref", "contact", "checkpoint", "obligations")
+    REF_FIELD_NUMBER: _ClassVar[int]
+    CONTACT_FIELD_NUMBER: _ClassVar[int]
+    CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
+    OBLIGATIONS_FIELD_NUMBER: _ClassVar[int]
+    ref: ClosedTurnRef
+    contact: _crm_resources_pb2.Contact
+    checkpoint: _crm_resources_pb2.LeadCheckpoint
+    obligations: _containers.RepeatedCompositeFieldContainer[_crm_resources_pb2.Obligation]
+    def __init__(self, ref: _Optional[_Union[ClosedTurnRef, _Mapping]] = ..., contact: _Optional[_Union[_crm_resources_pb2.Contact, _Mapping]] = ..., checkpoint: _Optional[_Union[_crm_resources_pb2.LeadCheckpoint, _Mapping]] = ..., obligations: _Optional[_Iterable[_Union[_crm_resources_pb2.Obligation, _Mapping]]] = ...) -> None: ...
