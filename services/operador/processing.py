@@ -38,6 +38,9 @@ OUTCOME_STATUS = {
     pb.EVENT_RUN_OUTCOME_HUMAN_OWNS: r.OPERADOR_OUTCOME_STATUS_SKIPPED_HUMAN_IN_CONTROL,
 }
 
+_OBLIGATION_STATUS = {r.OBLIGATION_STATUS_FULFILLED: pb.OBLIGATION_STATUS_FULFILLED,
+                      r.OBLIGATION_STATUS_FAILED: pb.OBLIGATION_STATUS_FAILED}
+
 
 @dataclass
 class Metrics:
@@ -184,7 +187,13 @@ class Processor:
             "turns_with_model": int(run.model_calls > 0), "turns_basic": int(run.model_calls == 0),
             "model_calls": run.model_calls,
         }
-        return self._response(run, outcome, summary), counts
+        response = self._response(run, outcome, summary)
+        # Obligations settled before this run (a re-run, or a person) are reported as they stand.
+        response.obligations.extend(
+            pb.ObligationResult(o_que=o.o_que, status=_OBLIGATION_STATUS[o.status], resolution_pt=o.resolution)
+            for o in context.obligations
+            if o.obligation_id not in run.obligations and o.status in _OBLIGATION_STATUS)
+        return response, counts
 
     @staticmethod
     def _overall(run: TurnRun) -> int:
