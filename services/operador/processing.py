@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -42,17 +42,33 @@ _OBLIGATION_STATUS = {r.OBLIGATION_STATUS_FULFILLED: pb.OBLIGATION_STATUS_FULFIL
                       r.OBLIGATION_STATUS_FAILED: pb.OBLIGATION_STATUS_FAILED}
 
 
-@dataclass
 class Metrics:
-    """This replica's counters, per organisation (GetStatus adds crm's obligation and queue figures)."""
+    """This replica's counters, per organisation, also recorded as OpenTelemetry instruments
+    (`balcao.operador.<name>` counters and the `balcao.operador.actions_per_turn` histogram).
+    GetStatus does not read these: it reads the fleet's figures from crm."""
 
-    by_org: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    def __init__(self, meter: otel.Meter | None = None) -> None:
+        self.by_org: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self._meter = meter or otel.get_meter("balcao.operador")
+        self._counters: dict[str, otel.Counter] = {}
+        self._actions = self._meter.create_histogram(
+            "balcao.operador.actions_per_turn", unit="{action}",
+            description="Actions the Operador took on one closed turn")
 
     def add(self, org: str, **counts: int) -> None:
         self.by_org[org].update(counts)
+        attributes = {"organization_id": org}
         for name, value in counts.items():
             if value:
-                _counter(name).add(value, {"organization_id": org})
+                self._counter(name).add(value, attributes)
+        if counts.get("turns_processed"):
+            self._actions.record(counts.get("actions_taken", 0), attributes)
+
+    def _counter(self, name: str) -> otel.Counter:
+        if name not in self._counters:
+            self._counters[name] = self._meter.create_counter(f"balcao.operador.{name}", description=DESCRIPTIONS.get(
+                name, ""))
+        return self._counters[name]
 
     def total(self, org: str = "") -> Counter[str]:
         if org:
@@ -63,15 +79,16 @@ class Metrics:
         return out
 
 
-_meter = otel.get_meter("balcao.operador")
-_counters: dict[str, otel.Counter] = {}
-
-
-def _counter(name: str) -> otel.Counter:
-    """The OpenTelemetry counter `balcao.operador.<name>` (a no-op until a meter provider is set)."""
-    if name not in _counters:
-        _counters[name] = _meter.create_counter(f"balcao.operador.{name}")
-    return _counters[name]
+DESCRIPTIONS = {
+    "turns_processed": "Closed turns the Operador processed",
+    "actions_taken": "Actions the Operador made",
+    "promises_declared": "Promises declared in the processed turns",
+    "promises_fulfilled": "Promises the Operador fulfilled",
+    "promises_failed": "Promises recorded as failed, with the reason",
+    "turns_could_not_act": "Turns where the Operador wanted to act and could not",
+    "turns_nothing_to_do": "Turns recorded as nothing to do",
+    "events_dead": "turn_closed events that exhausted their attempts",
+}
 
 
 class ScriptLibrary:
@@ -104,11 +121,12 @@ class ScriptLibrary:
 
 
 class Processor:
-    def __init__(self, peers: Peers, provider: ModelProvider, scripts: ScriptLibrary | None = None) -> None:
+    def __init__(self, peers: Peers, provider: ModelProvider, scripts: ScriptLibrary | None = None,
+                 meter: otel.Meter | None = None) -> None:
         self.peers = peers
         self.provider = provider
         self.scripts = scripts
-        self.metrics = Metrics()
+        self.metrics = Metrics(meter)
 
     def provider_for(self, org: str) -> ModelProvider:
         scripted = self.scripts.provider(org) if self.scripts is not None else None

@@ -223,6 +223,8 @@ def _read_probes() -> dict[str, Probe]:
         "ListAgentVersions": lambda crm, a, b: call("ListAgentVersions", rd.ListAgentVersionsRequest(
             organization_id=b.org))(crm),
         "BatchGetClosedTurns": _batch_closed_turns,
+        "GetOperadorStats": lambda crm, a, b: call("GetOperadorStats", rd.GetOperadorStatsRequest(
+            organization_id=b.org, since=timestamp_pb2.Timestamp(seconds=0)))(crm),
     }
 
 
@@ -263,7 +265,8 @@ async def test_a_read_with_another_organisations_ids_returns_nothing_of_it(
     a, b = tenants
     assert await _found(READ_PROBES[rpc], crm, a, b) == []
     # The same probe as tenant A finds A's data, so the probe can tell.
-    if rpc not in {"GetOrganization", "GetRollingSummaryStats", "GetObligationStats", "GetTurnStats"}:
+    if rpc not in {"GetOrganization", "GetRollingSummaryStats", "GetObligationStats", "GetTurnStats",
+                   "GetOperadorStats"}:
         assert await _found(READ_PROBES[rpc], crm, a, a) != []
 
 

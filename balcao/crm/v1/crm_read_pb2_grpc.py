@@ -195,6 +195,11 @@ class CrmReadServiceStub:
                 request_serializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.BatchGetClosedTurnsRequest.SerializeToString,
                 response_deserializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.BatchGetClosedTurnsResponse.FromString,
                 _registered_method=True)
+        self.GetOperadorStats = channel.unary_unary(
+                '/balcao.crm.v1.CrmReadService/GetOperadorStats',
+                request_serializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsRequest.SerializeToString,
+                response_deserializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsResponse.FromString,
+                _registered_method=True)
 
 
 class CrmReadServiceServicer:
@@ -432,6 +437,15 @@ class CrmReadServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetOperadorStats(self, request, context):
+        """Counts what the Operador recorded for an organisation's turns that finished in a window:
+        outcomes by status, actions, turns where it could not act, model use, promises declared vs
+        fulfilled vs failed, and dead `turn_closed` events. Durable data, so every replica's work.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CrmReadServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -589,6 +603,11 @@ def add_CrmReadServiceServicer_to_server(servicer, server):
                     servicer.BatchGetClosedTurns,
                     request_deserializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.BatchGetClosedTurnsRequest.FromString,
                     response_serializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.BatchGetClosedTurnsResponse.SerializeToString,
+            ),
+            'GetOperadorStats': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetOperadorStats,
+                    request_deserializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsRequest.FromString,
+                    response_serializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1434,6 +1453,33 @@ class CrmReadService:
             '/balcao.crm.v1.CrmReadService/BatchGetClosedTurns',
             balcao_dot_crm_dot_v1_dot_crm__read__pb2.BatchGetClosedTurnsRequest.SerializeToString,
             balcao_dot_crm_dot_v1_dot_crm__read__pb2.BatchGetClosedTurnsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetOperadorStats(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/balcao.crm.v1.CrmReadService/GetOperadorStats',
+            balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsRequest.SerializeToString,
+            balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -17,6 +17,7 @@ READ_POLICY = allow(
     ListOrganizations=["gateway", "operador", ADMIN],
     GetRollingSummaryStats=["gateway", "operador", ADMIN],
     BatchGetClosedTurns=["operador", "gateway"],
+    GetOperadorStats=["operador", "gateway", ADMIN],
 )
 WRITE_POLICY = allow(
     wr.DESCRIPTOR.services_by_name["CrmWriteService"],

@@ -31,6 +31,7 @@ from services.crm.repository import followups as followups_repo
 from services.crm.repository import knowledge as knowledge_repo
 from services.crm.repository import leads as leads_repo
 from services.crm.repository import obligations as obligations_repo
+from services.crm.repository import operador_stats as operador_stats_repo
 from services.crm.repository import organizations as organizations_repo
 from services.crm.repository import turn_basics as turn_basics_repo
 from services.crm.repository import turns as turns_repo
@@ -425,3 +426,17 @@ class CrmRead(Servicer, crm_read_pb2_grpc.CrmReadServiceServicer):
                         answers[n].checkpoint.CopyFrom(m.checkpoint(checkpoint))
                     answers[n].obligations.extend(m.obligation(row) for row in obligations_of.get(turn_id, [])[:50])
         return rd.BatchGetClosedTurnsResponse(turns=answers)
+
+    @unary
+    async def GetOperadorStats(self, request: rd.GetOperadorStatsRequest, context: Any) -> Any:
+        org = org_of(request)
+        since = m.when(request, "since")
+        if since is None:
+            raise InvalidArgument("since is required: the window's start")
+        async with self._store.tenant(org) as conn:
+            await organizations.require(conn, org)
+            outcomes = await operador_stats_repo.outcomes(conn, org, since)
+            promises = await obligations_repo.stats(conn, org, since=since, now=self._clock())
+            dead = await operador_stats_repo.dead_events(conn, org, since)
+        return rd.GetOperadorStatsResponse(stats=rd.OperadorStats(
+            **dict(outcomes), obligations=r.ObligationStats(**dict(promises)), events_dead=dead))
