@@ -93,7 +93,7 @@ def _cpu_seconds(pid: int) -> float:
 
 
 async def _round(address: str, secret: str, workers: int, turns: int, batch: int,
-                 crm_pid: int) -> dict[str, float | int]:
+                 crm_pid: int, batched: bool = True) -> dict[str, float | int]:
     md = (("authorization", f"Bearer {mint_token(secret.encode(), 'gateway', ttl=3600)}"),)
     async with grpc.aio.insecure_channel(address) as channel:
         org = await _seed(crm_write_pb2_grpc.CrmWriteServiceStub(channel), md, turns, contacts=100)
@@ -102,7 +102,8 @@ async def _round(address: str, secret: str, workers: int, turns: int, batch: int
     peers = [Peers.over(grpc.aio.insecure_channel(address, interceptors=signed),
                         grpc.aio.insecure_channel("127.0.0.1:9"), timeout=30)
              for _ in range(workers)]
-    pool = [Worker(Processor(p, ScriptedProvider()), batch_size=batch, concurrency=64) for p in peers]
+    pool = [Worker(Processor(p, ScriptedProvider()), batch_size=batch, concurrency=64, batched=batched)
+            for p in peers]
 
     async def drain(worker: Worker) -> None:
         while await worker.drain_once(organization_id=org):
@@ -127,6 +128,8 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=2000, help="closed turns per round")
     parser.add_argument("--batch", type=int, default=100, help="events per Claim")
     parser.add_argument("--workers", default="1,2", help="worker counts, comma-separated")
+    parser.add_argument("--single", action="store_true",
+                        help="every event the single way (one crm call per write), for comparison")
     args = parser.parse_args()
     counts = [int(n) for n in args.workers.split(",")]
     with tempfile.TemporaryDirectory(prefix="balcao-bench-operador-") as tmp:
@@ -139,8 +142,10 @@ def main() -> int:
         try:
             address = f"127.0.0.1:{port}"
             asyncio.run(wait_serving(address, process, "crm"))
-            asyncio.run(_round(address, secret, 1, 200, args.batch, process.pid))  # warm-up
-            rounds = [asyncio.run(_round(address, secret, n, args.turns, args.batch, process.pid)) for n in counts]
+            batched = not args.single
+            asyncio.run(_round(address, secret, 1, 200, args.batch, process.pid, batched))  # warm-up
+            rounds = [asyncio.run(_round(address, secret, n, args.turns, args.batch, process.pid, batched))
+                      for n in counts]
         finally:
             process.terminate()
             try:
@@ -149,8 +154,9 @@ def main() -> int:
                 process.kill()
             database.stop()
 
-    print(f"operador throughput, role off (basic registration by code), Claim batch {args.batch} + CompleteBatch; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    way = "the single way (one crm call per write)" if args.single else "BatchGetClosedTurns + RegisterTurnBasics"
+    print(f"operador throughput, role off (basic registration by code), {way}, Claim batch {args.batch} "
+          f"+ CompleteBatch; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(f"{'workers':>7} {'events':>7} {'seconds':>8} {'events/s':>9} {'dupes':>6} {'lost':>5} "
           f"{'operador CPU µs/event':>22} {'crm CPU µs/event':>17}")
     for row in rounds:
@@ -160,7 +166,7 @@ def main() -> int:
     correct = all(row["duplicates"] == 0 and row["left_behind"] == 0 for row in rounds)
     met = correct and all(float(row["events_per_second"]) >= TARGET_EVENTS_PER_SECOND for row in rounds)
     print(json.dumps({
-        "bench": "operador",
+        "bench": "operador" if not args.single else "operador_single_way",
         **{f"events_per_second_{row['workers']}_workers": row["events_per_second"] for row in rounds},
         **{f"operador_cpu_us_per_event_{row['workers']}_workers": row["operador_cpu_us_per_event"] for row in rounds},
         **{f"crm_cpu_us_per_event_{row['workers']}_workers": row["crm_cpu_us_per_event"] for row in rounds},
