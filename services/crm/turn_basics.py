@@ -119,7 +119,8 @@ async def register(store: Store, clock: Any, policy: queue.QueuePolicy,
             tick += 1
     if by_org:
         async with store.batch() as conn:
-            for org, org_turns in by_org.items():
+            # Organisations in a fixed order too: two batches lock contacts in the same sequence.
+            for org, org_turns in sorted(by_org.items()):
                 await use_tenant(conn, org)
                 await _apply(conn, org, org_turns, policy, now)
     for turn in parsed:
