@@ -86,7 +86,14 @@ async def _seed(writer: crm_write_pb2_grpc.CrmWriteServiceStub, md: tuple[tuple[
     return org.organization_id
 
 
-async def _round(address: str, secret: str, workers: int, turns: int, batch: int) -> dict[str, float | int]:
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of another process (Linux /proc), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _round(address: str, secret: str, workers: int, turns: int, batch: int,
+                 crm_pid: int, batched: bool = True) -> dict[str, float | int]:
     md = (("authorization", f"Bearer {mint_token(secret.encode(), 'gateway', ttl=3600)}"),)
     async with grpc.aio.insecure_channel(address) as channel:
         org = await _seed(crm_write_pb2_grpc.CrmWriteServiceStub(channel), md, turns, contacts=100)
@@ -95,21 +102,25 @@ async def _round(address: str, secret: str, workers: int, turns: int, batch: int
     peers = [Peers.over(grpc.aio.insecure_channel(address, interceptors=signed),
                         grpc.aio.insecure_channel("127.0.0.1:9"), timeout=30)
              for _ in range(workers)]
-    pool = [Worker(Processor(p, ScriptedProvider()), batch_size=batch, concurrency=64) for p in peers]
+    pool = [Worker(Processor(p, ScriptedProvider()), batch_size=batch, concurrency=64, batched=batched)
+            for p in peers]
 
     async def drain(worker: Worker) -> None:
         while await worker.drain_once(organization_id=org):
             pass
 
-    started = time.perf_counter()
+    started, cpu_here, cpu_crm = time.perf_counter(), time.process_time(), _cpu_seconds(crm_pid)
     await asyncio.gather(*(drain(w) for w in pool))
     elapsed = time.perf_counter() - started
+    cpu_here, cpu_crm = time.process_time() - cpu_here, _cpu_seconds(crm_pid) - cpu_crm
     for p in peers:
         await p.close()
     seen = [e for w in pool for e in w.processed]
     return {"workers": workers, "events": len(seen), "duplicates": len(seen) - len(set(seen)),
             "left_behind": turns - len(set(seen)), "seconds": round(elapsed, 3),
-            "events_per_second": round(len(seen) / elapsed, 1)}
+            "events_per_second": round(len(seen) / elapsed, 1),
+            "operador_cpu_us_per_event": round(cpu_here / max(len(seen), 1) * 1e6, 1),
+            "crm_cpu_us_per_event": round(cpu_crm / max(len(seen), 1) * 1e6, 1)}
 
 
 def main() -> int:
@@ -117,6 +128,8 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=2000, help="closed turns per round")
     parser.add_argument("--batch", type=int, default=100, help="events per Claim")
     parser.add_argument("--workers", default="1,2", help="worker counts, comma-separated")
+    parser.add_argument("--single", action="store_true",
+                        help="every event the single way (one crm call per write), for comparison")
     args = parser.parse_args()
     counts = [int(n) for n in args.workers.split(",")]
     with tempfile.TemporaryDirectory(prefix="balcao-bench-operador-") as tmp:
@@ -129,8 +142,10 @@ def main() -> int:
         try:
             address = f"127.0.0.1:{port}"
             asyncio.run(wait_serving(address, process, "crm"))
-            asyncio.run(_round(address, secret, 1, 200, args.batch))  # warm-up
-            rounds = [asyncio.run(_round(address, secret, n, args.turns, args.batch)) for n in counts]
+            batched = not args.single
+            asyncio.run(_round(address, secret, 1, 200, args.batch, process.pid, batched))  # warm-up
+            rounds = [asyncio.run(_round(address, secret, n, args.turns, args.batch, process.pid, batched))
+                      for n in counts]
         finally:
             process.terminate()
             try:
@@ -139,17 +154,22 @@ def main() -> int:
                 process.kill()
             database.stop()
 
-    print(f"operador throughput, role off (basic registration by code), Claim batch {args.batch} + CompleteBatch; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    print(f"{'workers':>7} {'events':>7} {'seconds':>8} {'events/s':>9} {'dupes':>6} {'lost':>5}")
+    way = "the single way (one crm call per write)" if args.single else "BatchGetClosedTurns + RegisterTurnBasics"
+    print(f"operador throughput, role off (basic registration by code), {way}, Claim batch {args.batch} "
+          f"+ CompleteBatch; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(f"{'workers':>7} {'events':>7} {'seconds':>8} {'events/s':>9} {'dupes':>6} {'lost':>5} "
+          f"{'operador CPU µs/event':>22} {'crm CPU µs/event':>17}")
     for row in rounds:
         print(f"{row['workers']:>7} {row['events']:>7} {row['seconds']:>8} {row['events_per_second']:>9} "
-              f"{row['duplicates']:>6} {row['left_behind']:>5}")
+              f"{row['duplicates']:>6} {row['left_behind']:>5} {row['operador_cpu_us_per_event']:>22} "
+              f"{row['crm_cpu_us_per_event']:>17}")
     correct = all(row["duplicates"] == 0 and row["left_behind"] == 0 for row in rounds)
     met = correct and all(float(row["events_per_second"]) >= TARGET_EVENTS_PER_SECOND for row in rounds)
     print(json.dumps({
-        "bench": "operador",
+        "bench": "operador" if not args.single else "operador_single_way",
         **{f"events_per_second_{row['workers']}_workers": row["events_per_second"] for row in rounds},
+        **{f"operador_cpu_us_per_event_{row['workers']}_workers": row["operador_cpu_us_per_event"] for row in rounds},
+        **{f"crm_cpu_us_per_event_{row['workers']}_workers": row["crm_cpu_us_per_event"] for row in rounds},
         "turns_per_round": args.turns, "batch": args.batch, "no_duplicates_no_losses": correct,
         "load_average_1m": round(os.getloadavg()[0], 2),
         "targets": {"events_per_second": TARGET_EVENTS_PER_SECOND}, "met": met,

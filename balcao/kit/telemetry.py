@@ -1,8 +1,13 @@
-"""OpenTelemetry tracing: one trace crosses the mesh.
+"""OpenTelemetry tracing and metrics: one trace crosses the mesh; each service's meters export.
 
-The exporter is chosen by the standard variables: `OTEL_TRACES_EXPORTER` = `none` (the
+The trace exporter is chosen by the standard variables: `OTEL_TRACES_EXPORTER` = `none` (the
 default), `console`, or `otlp` (then `OTEL_EXPORTER_OTLP_ENDPOINT` and friends, read by the
 exporter itself). `OTEL_SERVICE_NAME` overrides the service name.
+
+Metrics (counters and histograms a service records through `opentelemetry.metrics.get_meter`)
+are exported over OTLP/gRPC when `OTEL_EXPORTER_OTLP_ENDPOINT` (or
+`OTEL_EXPORTER_OTLP_METRICS_ENDPOINT`) is set, unless `OTEL_METRICS_EXPORTER=none`; otherwise
+they are kept in the process and exported nowhere.
 """
 
 from __future__ import annotations
@@ -11,8 +16,10 @@ import os
 from collections.abc import Callable
 
 import grpc
-from opentelemetry import trace
+from opentelemetry import metrics, trace
 from opentelemetry.instrumentation.grpc import aio_client_interceptors, aio_server_interceptor
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import MetricReader, PeriodicExportingMetricReader
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import (
@@ -44,10 +51,24 @@ def _exporter(kind: str) -> SpanExporter | None:
     raise TelemetryError(f"invalid setting OTEL_TRACES_EXPORTER: {kind!r} (use none, console or otlp)")
 
 
+def metric_readers() -> list[MetricReader]:
+    """OTLP export of the metrics when an OTLP endpoint is configured; none otherwise."""
+    if os.environ.get("OTEL_METRICS_EXPORTER", "").strip().lower() == "none":
+        return []
+    if not (os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT") or os.environ.get("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT")):
+        return []
+    from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
+
+    return [PeriodicExportingMetricReader(OTLPMetricExporter())]
+
+
 def configure_telemetry(service: str) -> Callable[[], None]:
-    """Install the tracer provider; returns the flush-and-shutdown function."""
+    """Install the tracer and meter providers; returns the flush-and-shutdown function."""
     name = os.environ.get("OTEL_SERVICE_NAME") or f"balcao-{service}"
-    provider = TracerProvider(resource=Resource.create({"service.name": name}))
+    resource = Resource.create({"service.name": name})
+    provider = TracerProvider(resource=resource)
+    meter_provider = MeterProvider(resource=resource, metric_readers=metric_readers())
+    metrics.set_meter_provider(meter_provider)
     exporter = _exporter(os.environ.get("OTEL_TRACES_EXPORTER", "none").strip().lower())
     if exporter is not None:
         processor = (
@@ -61,6 +82,7 @@ def configure_telemetry(service: str) -> Callable[[], None]:
     def shutdown() -> None:
         provider.force_flush()
         provider.shutdown()
+        meter_provider.shutdown()
 
     return shutdown
 

@@ -43,7 +43,8 @@ class Result:
 
 
 async def schedule(conn: AsyncConnection, org: UUID, item: Scheduling, policy: queue.QueuePolicy,
-                   now: datetime) -> Result:
+                   now: datetime, *, follow_up_id: UUID | None = None) -> Result:
+    """`follow_up_id` is given by a batched registration (derived from its idempotency key); new otherwise."""
     if item.due_at is None:
         raise InvalidArgument("due_at is required")
     person = await contacts.require(conn, org, item.contact, lock=True)
@@ -61,7 +62,7 @@ async def schedule(conn: AsyncConnection, org: UUID, item: Scheduling, policy: q
         return Result(None, refusals.human_in_control())
     if item.due_at <= now:
         return Result(None, refusals.due_in_the_past())
-    follow_up_id = uuid.uuid4()
+    follow_up_id = follow_up_id or uuid.uuid4()
     event, _ = await queue.publish(
         conn, org,
         queue.Publication(kind="followup_due", contact=item.contact,

@@ -100,12 +100,42 @@ class OrganizationCache:
 organizations = OrganizationCache()
 
 
-async def load(peers: Peers, event_id: str, organization_id: str, payload: dict[str, object], *,
-               with_model_context: bool = True) -> TurnContext:
+def ids_of(payload: dict[str, object]) -> tuple[str, str]:
+    """The turn and the contact a `turn_closed` event names (MalformedEvent without them)."""
     turn_id = str(payload.get("turn_id") or "")
     contact_id = str(payload.get("contact_id") or "")
     if not turn_id or not contact_id:
         raise MalformedEvent("the turn_closed event carries no turn_id or contact_id")
+    return turn_id, contact_id
+
+
+def assemble(event_id: str, organization: r.Organization, turn_id: str, contact: r.Contact,
+             checkpoint: r.LeadCheckpoint | None, obligations: list[r.Obligation]) -> TurnContext:
+    """The context of one turn from what crm answered (the single reads or one batched read)."""
+    declaracao: dc.DeclaracaoDoTurno | None = None
+    problem = "a declaração do turno não foi registrada"
+    if checkpoint is not None and checkpoint.content.HasField("declaracao"):
+        problem = declaracao_problem(checkpoint.content.declaracao)
+        declaracao = None if problem else checkpoint.content.declaracao
+    if declaracao is not None and not declaracao.promessas:
+        obligations = []  # one obligation per declared promise, none otherwise
+    return TurnContext(
+        organization_id=organization.organization_id, event_id=event_id, turn_id=turn_id, contact=contact,
+        organization=organization, checkpoint=checkpoint, declaracao=declaracao, declaracao_problem=problem,
+        obligations=obligations, lead_state=None, operador_config=None,
+    )
+
+
+def needs_obligations(checkpoint: r.LeadCheckpoint | None) -> bool:
+    if checkpoint is None or not checkpoint.content.HasField("declaracao"):
+        return True
+    declaracao = checkpoint.content.declaracao
+    return bool(declaracao_problem(declaracao)) or bool(declaracao.promessas)
+
+
+async def load(peers: Peers, event_id: str, organization_id: str, payload: dict[str, object], *,
+               with_model_context: bool = True) -> TurnContext:
+    turn_id, contact_id = ids_of(payload)
     t = peers.timeout
     org = await organizations.get(peers, organization_id)
     try:
@@ -123,21 +153,12 @@ async def load(peers: Peers, event_id: str, organization_id: str, payload: dict[
     except grpc.aio.AioRpcError as error:
         if error.code() != grpc.StatusCode.NOT_FOUND:
             raise
-    declaracao: dc.DeclaracaoDoTurno | None = None
-    problem = "a declaração do turno não foi registrada"
-    if checkpoint is not None and checkpoint.content.HasField("declaracao"):
-        problem = declaracao_problem(checkpoint.content.declaracao)
-        declaracao = None if problem else checkpoint.content.declaracao
     obligations: list[r.Obligation] = []
-    if declaracao is None or declaracao.promessas:  # one obligation per declared promise, none otherwise
+    if needs_obligations(checkpoint):
         obligations = list((await peers.crm_read.ListObligations(
             cr.ListObligationsRequest(organization_id=organization_id, turn_id=turn_id, page_size=50),
             timeout=t)).obligations)
-    context = TurnContext(
-        organization_id=organization_id, event_id=event_id, turn_id=turn_id, contact=contact, organization=org,
-        checkpoint=checkpoint, declaracao=declaracao, declaracao_problem=problem, obligations=obligations,
-        lead_state=None, operador_config=None,
-    )
+    context = assemble(event_id, org, turn_id, contact, checkpoint, obligations)
     if context.role_on and with_model_context:
         unit = checkpoint.unit_id if checkpoint else str(payload.get("unit_id") or "")
         await _load_model_context(peers, context, unit)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +24,9 @@ from balcao.models.base import ModelProvider, ModelResponse, TextPart, ToolCall,
 from balcao.models.scripted import ScriptedProvider, ScriptExhausted
 from balcao.operador.v1 import operador_pb2 as pb
 from services.operador import acting, registration
-from services.operador.context import load
+from services.operador.context import TurnContext, load
 from services.operador.peers import Peers
+from services.operador.recorder import Recorder
 from services.operador.run import TurnRun
 
 log = logging.getLogger(__name__)
@@ -37,18 +38,37 @@ OUTCOME_STATUS = {
     pb.EVENT_RUN_OUTCOME_HUMAN_OWNS: r.OPERADOR_OUTCOME_STATUS_SKIPPED_HUMAN_IN_CONTROL,
 }
 
+_OBLIGATION_STATUS = {r.OBLIGATION_STATUS_FULFILLED: pb.OBLIGATION_STATUS_FULFILLED,
+                      r.OBLIGATION_STATUS_FAILED: pb.OBLIGATION_STATUS_FAILED}
 
-@dataclass
+
 class Metrics:
-    """This replica's counters, per organisation (GetStatus adds crm's obligation and queue figures)."""
+    """This replica's counters, per organisation, also recorded as OpenTelemetry instruments
+    (`balcao.operador.<name>` counters and the `balcao.operador.actions_per_turn` histogram).
+    GetStatus does not read these: it reads the fleet's figures from crm."""
 
-    by_org: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    def __init__(self, meter: otel.Meter | None = None) -> None:
+        self.by_org: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self._meter = meter or otel.get_meter("balcao.operador")
+        self._counters: dict[str, otel.Counter] = {}
+        self._actions = self._meter.create_histogram(
+            "balcao.operador.actions_per_turn", unit="{action}",
+            description="Actions the Operador took on one closed turn")
 
     def add(self, org: str, **counts: int) -> None:
         self.by_org[org].update(counts)
+        attributes = {"organization_id": org}
         for name, value in counts.items():
             if value:
-                _counter(name).add(value, {"organization_id": org})
+                self._counter(name).add(value, attributes)
+        if counts.get("turns_processed"):
+            self._actions.record(counts.get("actions_taken", 0), attributes)
+
+    def _counter(self, name: str) -> otel.Counter:
+        if name not in self._counters:
+            self._counters[name] = self._meter.create_counter(f"balcao.operador.{name}", description=DESCRIPTIONS.get(
+                name, ""))
+        return self._counters[name]
 
     def total(self, org: str = "") -> Counter[str]:
         if org:
@@ -59,15 +79,16 @@ class Metrics:
         return out
 
 
-_meter = otel.get_meter("balcao.operador")
-_counters: dict[str, otel.Counter] = {}
-
-
-def _counter(name: str) -> otel.Counter:
-    """The OpenTelemetry counter `balcao.operador.<name>` (a no-op until a meter provider is set)."""
-    if name not in _counters:
-        _counters[name] = _meter.create_counter(f"balcao.operador.{name}")
-    return _counters[name]
+DESCRIPTIONS = {
+    "turns_processed": "Closed turns the Operador processed",
+    "actions_taken": "Actions the Operador made",
+    "promises_declared": "Promises declared in the processed turns",
+    "promises_fulfilled": "Promises the Operador fulfilled",
+    "promises_failed": "Promises recorded as failed, with the reason",
+    "turns_could_not_act": "Turns where the Operador wanted to act and could not",
+    "turns_nothing_to_do": "Turns recorded as nothing to do",
+    "events_dead": "turn_closed events that exhausted their attempts",
+}
 
 
 class ScriptLibrary:
@@ -100,29 +121,49 @@ class ScriptLibrary:
 
 
 class Processor:
-    def __init__(self, peers: Peers, provider: ModelProvider, scripts: ScriptLibrary | None = None) -> None:
+    def __init__(self, peers: Peers, provider: ModelProvider, scripts: ScriptLibrary | None = None,
+                 meter: otel.Meter | None = None) -> None:
         self.peers = peers
         self.provider = provider
         self.scripts = scripts
-        self.metrics = Metrics()
+        self.metrics = Metrics(meter)
 
     def provider_for(self, org: str) -> ModelProvider:
         scripted = self.scripts.provider(org) if self.scripts is not None else None
         return scripted or self.provider
 
     async def process(self, event: r.Event) -> pb.RunEventResponse:
+        """One event the single way: read its context, then one crm or agenda call per write."""
         payload = json_format.MessageToDict(event.payload)
         context = await load(self.peers, event.event_id, event.organization_id, payload)
-        run = TurnRun(self.peers, context, mode=pb.ROLE_MODE_MODEL if context.role_on else pb.ROLE_MODE_BASIC)
-        org = event.organization_id
+        response, counts = await self.run(context, self.peers)
+        self.metrics.add(event.organization_id, **counts)
+        return response
+
+    async def plan(self, context: TurnContext) -> tuple[cw.TurnBasics, pb.RunEventResponse, dict[str, int]]:
+        """The role-off registration of one turn as the list of writes it would make, without making them.
+
+        The same code as `process` runs against a recorder that answers each write as crm would
+        when nothing is refused; crm's RegisterTurnBasics then makes them all, or none (and the
+        event runs the single way, where a refusal takes its usual course)."""
+        if context.role_on:
+            raise ValueError("only the basic registration (role off) is planned")
+        recorder = Recorder(context)
+        response, counts = await self.run(context, replace(self.peers, crm_write=recorder))  # type: ignore[arg-type]
+        return cw.TurnBasics(organization_id=context.organization_id, event_id=context.event_id,
+                             writes=recorder.writes), response, counts
+
+    async def run(self, context: TurnContext, peers: Peers) -> tuple[pb.RunEventResponse, dict[str, int]]:
+        run = TurnRun(peers, context, mode=pb.ROLE_MODE_MODEL if context.role_on else pb.ROLE_MODE_BASIC)
+        org = context.organization_id
         declared = len(context.obligations)
 
         if context.human_owns:
             # No write about the conversation at all; only the turn's execution record says why.
             summary = "Uma pessoa está cuidando da conversa: o Operador não fez nada neste turno"
             await self._outcome(run, pb.EVENT_RUN_OUTCOME_HUMAN_OWNS, summary)
-            self.metrics.add(org, turns_processed=1, promises_declared=declared)
-            return self._response(run, pb.EVENT_RUN_OUTCOME_HUMAN_OWNS, summary)
+            return self._response(run, pb.EVENT_RUN_OUTCOME_HUMAN_OWNS, summary), {
+                "turns_processed": 1, "promises_declared": declared}
 
         nothing_declared = context.declaracao is not None and context.declaracao.nada_a_declarar
         if nothing_declared and not context.open_obligations():
@@ -130,8 +171,8 @@ class Processor:
             summary = "Nada a fazer neste turno: o atendimento não declarou intenção nem promessa"
             await run.activity(r.ACTIVITY_KIND_NOTHING_TO_DO, summary, {"motivo": "nada_a_declarar"})
             await self._outcome(run, pb.EVENT_RUN_OUTCOME_NOTHING_TO_DO, summary)
-            self.metrics.add(org, turns_processed=1, turns_nothing_to_do=1, turns_basic=1)
-            return self._response(run, pb.EVENT_RUN_OUTCOME_NOTHING_TO_DO, summary)
+            return self._response(run, pb.EVENT_RUN_OUTCOME_NOTHING_TO_DO, summary), {
+                "turns_processed": 1, "turns_nothing_to_do": 1, "turns_basic": 1}
 
         await registration.update_stage(run)
         if context.role_on:
@@ -155,15 +196,22 @@ class Processor:
         await self._outcome(run, outcome, summary)
         fulfilled = sum(1 for o in run.obligations.values() if o.status == pb.OBLIGATION_STATUS_FULFILLED)
         failed = sum(1 for o in run.obligations.values() if o.status == pb.OBLIGATION_STATUS_FAILED)
-        self.metrics.add(
-            org, turns_processed=1, promises_declared=declared, promises_fulfilled=fulfilled, promises_failed=failed,
-            actions_taken=sum(1 for a in run.actions if a.status == pb.ACTION_STATUS_DONE),
-            turns_could_not_act=1 if run.problems else 0,
-            turns_nothing_to_do=int(outcome == pb.EVENT_RUN_OUTCOME_NOTHING_TO_DO),
-            turns_with_model=int(run.model_calls > 0), turns_basic=int(run.model_calls == 0),
-            model_calls=run.model_calls,
-        )
-        return self._response(run, outcome, summary)
+        counts = {
+            "turns_processed": 1, "promises_declared": declared, "promises_fulfilled": fulfilled,
+            "promises_failed": failed,
+            "actions_taken": sum(1 for a in run.actions if a.status == pb.ACTION_STATUS_DONE),
+            "turns_could_not_act": 1 if run.problems else 0,
+            "turns_nothing_to_do": int(outcome == pb.EVENT_RUN_OUTCOME_NOTHING_TO_DO),
+            "turns_with_model": int(run.model_calls > 0), "turns_basic": int(run.model_calls == 0),
+            "model_calls": run.model_calls,
+        }
+        response = self._response(run, outcome, summary)
+        # Obligations settled before this run (a re-run, or a person) are reported as they stand.
+        response.obligations.extend(
+            pb.ObligationResult(o_que=o.o_que, status=_OBLIGATION_STATUS[o.status], resolution_pt=o.resolution)
+            for o in context.obligations
+            if o.obligation_id not in run.obligations and o.status in _OBLIGATION_STATUS)
+        return response, counts
 
     @staticmethod
     def _overall(run: TurnRun) -> int:
@@ -186,7 +234,7 @@ class Processor:
         return " — ".join(parts)
 
     async def _outcome(self, run: TurnRun, outcome: int, summary: str) -> None:
-        await self.peers.crm_write.RecordOperadorOutcome(cw.RecordOperadorOutcomeRequest(
+        await run.peers.crm_write.RecordOperadorOutcome(cw.RecordOperadorOutcomeRequest(
             organization_id=run.org, turn_id=run.context.turn_id,
             outcome=r.OperadorOutcome(
                 status=OUTCOME_STATUS.get(outcome, r.OPERADOR_OUTCOME_STATUS_ACTED),  # type: ignore[arg-type]
@@ -194,7 +242,7 @@ class Processor:
                 event_id=run.context.event_id,
             ),
             idempotency_key=f"op:{run.context.event_id}:outcome",
-        ), timeout=self.peers.timeout)
+        ), timeout=run.peers.timeout)
 
     @staticmethod
     def _response(run: TurnRun, outcome: int, summary: str) -> pb.RunEventResponse:

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import grpc
 from google.protobuf import json_format
+from google.protobuf.timestamp_pb2 import Timestamp
 
 from balcao.crm.v1 import crm_read_pb2 as cr
 from balcao.crm.v1 import crm_resources_pb2 as r
@@ -27,6 +28,10 @@ def _uuid(value: str, name: str, context: grpc.aio.ServicerContext, *, required:
         return str(uuid.UUID(value))
     except ValueError:
         return ""
+
+
+STAT_FIELDS = ("turns_processed", "actions_taken", "turns_nothing_to_do", "turns_could_not_act", "turns_with_model",
+               "turns_basic", "events_dead")
 
 
 class Operador(operador_pb2_grpc.OperadorServiceServicer):
@@ -53,34 +58,48 @@ class Operador(operador_pb2_grpc.OperadorServiceServicer):
 
     async def GetStatus(self, request: operador_pb2.GetStatusRequest, context: grpc.aio.ServicerContext
                         ) -> operador_pb2.GetStatusResponse:
+        """The worker of this replica, and the figures of the whole fleet over a window (24 h by default),
+        read from what crm recorded: every replica's outcomes, obligations and dead events."""
         org = await self._check(request.organization_id, "organization_id", context, required=False)
-        since = request.since if request.HasField("since") else None
-        if since is None:
-            from google.protobuf.timestamp_pb2 import Timestamp
-
-            since = Timestamp()
+        since = Timestamp()
+        if request.HasField("since"):
+            since.CopyFrom(request.since)
+        else:
             since.FromDatetime(datetime.now(UTC) - timedelta(hours=24))
-        counts = self.worker.processor.metrics.total(org)
-        metrics = operador_pb2.OperadorMetrics(
-            since=since, turns_processed=counts["turns_processed"], actions_taken=counts["actions_taken"],
-            actions_per_turn=counts["actions_taken"] / counts["turns_processed"] if counts["turns_processed"] else 0.0,
-            turns_nothing_to_do=counts["turns_nothing_to_do"], promises_declared=counts["promises_declared"],
-            promises_fulfilled=counts["promises_fulfilled"], promises_failed=counts["promises_failed"],
-            turns_could_not_act=counts["turns_could_not_act"], events_dead=counts["events_dead"],
-            turns_with_model=counts["turns_with_model"], turns_basic=counts["turns_basic"],
-        )
         if org:
-            # The recorded outcomes in crm are the figures of every replica.
             await self._organization(org, context)
-            stats = (await self.peers.crm_read.GetObligationStats(
-                cr.GetObligationStatsRequest(organization_id=org, since=since), timeout=self.peers.timeout)).stats
-            metrics.promises_declared, metrics.promises_fulfilled = stats.declared, stats.fulfilled
-            metrics.promises_failed, metrics.promises_open = stats.failed, stats.open
-            queue = await self.peers.queue.GetQueueStats(eq.GetQueueStatsRequest(organization_id=org),
-                                                          timeout=self.peers.timeout)
-            metrics.events_dead = sum(c.count for c in queue.counts
-                                      if c.kind == "turn_closed" and c.status == r.EVENT_STATUS_DEAD)
+            organizations = [org]
+        else:
+            organizations = await self._every_organization()
+        total = cr.OperadorStats(obligations=r.ObligationStats())
+        for organization_id in organizations:
+            stats = (await self.peers.crm_read.GetOperadorStats(
+                cr.GetOperadorStatsRequest(organization_id=organization_id, since=since),
+                timeout=self.peers.timeout)).stats
+            for name in STAT_FIELDS:
+                setattr(total, name, getattr(total, name) + getattr(stats, name))
+            for name in ("declared", "open", "fulfilled", "failed", "overdue"):
+                setattr(total.obligations, name, getattr(total.obligations, name) + getattr(stats.obligations, name))
+        metrics = operador_pb2.OperadorMetrics(
+            since=since, turns_processed=total.turns_processed, actions_taken=total.actions_taken,
+            actions_per_turn=total.actions_taken / total.turns_processed if total.turns_processed else 0.0,
+            turns_nothing_to_do=total.turns_nothing_to_do, promises_declared=total.obligations.declared,
+            promises_fulfilled=total.obligations.fulfilled, promises_failed=total.obligations.failed,
+            promises_open=total.obligations.open, turns_could_not_act=total.turns_could_not_act,
+            events_dead=total.events_dead, turns_with_model=total.turns_with_model, turns_basic=total.turns_basic,
+        )
         return operador_pb2.GetStatusResponse(worker=self.worker.status(), metrics=metrics)
+
+    async def _every_organization(self) -> list[str]:
+        found: list[str] = []
+        token = ""
+        while True:
+            page = await self.peers.crm_read.ListOrganizations(
+                cr.ListOrganizationsRequest(page_size=200, page_token=token), timeout=self.peers.timeout)
+            found += [o.organization_id for o in page.organizations]
+            token = page.next_page_token
+            if not token:
+                return found
 
     async def RunEvent(self, request: operador_pb2.RunEventRequest, context: grpc.aio.ServicerContext
                        ) -> operador_pb2.RunEventResponse:

@@ -2,7 +2,8 @@
 
 Woken by the Subscribe stream (INITIAL, NOTIFY, POLL; it falls back to its own polling when the
 stream drops), it claims batches under a lease (crm's SKIP LOCKED: replicas never get the same
-event), processes them concurrently, acknowledges the successes with one CompleteBatch and
+event), registers the role-off ones with one batched read and one batched write to crm (`batch.py`),
+processes the others concurrently one by one, acknowledges the successes with one CompleteBatch and
 reports each failure with Fail (retried with backoff; a malformed event is dead at once, which
 raises the critical `job_dead` Central item). A worker that dies mid-event leaves its lease to
 expire; the event is claimed again and replayed with the same idempotency keys.
@@ -23,6 +24,7 @@ from google.protobuf import duration_pb2
 from balcao.crm.v1 import crm_resources_pb2 as r
 from balcao.crm.v1 import event_queue_pb2 as eq
 from balcao.operador.v1 import operador_pb2 as pb
+from services.operador import batch
 from services.operador.context import MalformedEvent
 from services.operador.processing import Processor
 
@@ -39,13 +41,14 @@ def _seconds(value: float) -> duration_pb2.Duration:
 
 class Worker:
     def __init__(self, processor: Processor, *, batch_size: int = 50, lease_seconds: float = 60.0,
-                 concurrency: int = 16, poll_seconds: float = 5.0, consumer: str = "") -> None:
+                 concurrency: int = 16, poll_seconds: float = 5.0, consumer: str = "", batched: bool = True) -> None:
         self.processor = processor
         self.peers = processor.peers
         self.batch_size = batch_size
         self.lease_seconds = lease_seconds
         self.concurrency = concurrency
         self.poll_seconds = poll_seconds
+        self.batched = batched  # role-off turns through RegisterTurnBasics (False: every event the single way)
         self.replica = socket.gethostname()
         self.consumer = consumer or f"operador-{self.replica}-{uuid.uuid4().hex[:6]}"
         self.state = pb.WORKER_STATE_STARTING
@@ -137,13 +140,15 @@ class Worker:
         self.in_flight += len(events)
         gate = asyncio.Semaphore(self.concurrency)
         try:
-            results = await asyncio.gather(*(self._one(e, gate) for e in events))
+            # Role-off turns: one read and one write for the whole batch; the rest, one by one.
+            batched = await batch.run(self.processor, events) if self.batched else batch.BatchResult(single=events)
+            results = await asyncio.gather(*(self._one(e, gate) for e in batched.single))
         finally:
             self.in_flight -= len(events)
         if self.crash_before_complete:
             self._stopping.set()
             raise asyncio.CancelledError("simulated crash before completion")
-        done = [e for e, ok in zip(events, results, strict=True) if ok]
+        done = batched.done + [e for e, ok in zip(batched.single, results, strict=True) if ok]
         if done:
             reply = await self.peers.queue.CompleteBatch(eq.CompleteBatchRequest(completions=[
                 eq.CompleteRequest(organization_id=e.organization_id, event_id=e.event_id, lease_token=e.lease.token)

@@ -571,3 +571,73 @@ class ListAgentVersionsResponse(_message.Message):
     versions: _containers.RepeatedCompositeFieldContainer[_crm_resources_pb2.AgentVersion]
     next_page_token: str
     def __init__(self, versions: _Optional[_Iterable[_Union[_crm_resources_pb2.AgentVersion, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class BatchGetClosedTurnsRequest(_message.Message):
+    __slots__ = ("turns",)
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    turns: _containers.RepeatedCompositeFieldContainer[ClosedTurnRef]
+    def __init__(self, turns: _Optional[_Iterable[_Union[ClosedTurnRef, _Mapping]]] = ...) -> None: ...
+
+class ClosedTurnRef(_message.Message):
+    __slots__ = ("organization_id", "contact_id", "turn_id")
+    ORGANIZATION_ID_FIELD_NUMBER: _ClassVar[int]
+    CONTACT_ID_FIELD_NUMBER: _ClassVar[int]
+    TURN_ID_FIELD_NUMBER: _ClassVar[int]
+    organization_id: str
+    contact_id: str
+    turn_id: str
+    def __init__(self, organization_id: _Optional[str] = ..., contact_id: _Optional[str] = ..., turn_id: _Optional[str] = ...) -> None: ...
+
+class BatchGetClosedTurnsResponse(_message.Message):
+    __slots__ = ("turns",)
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    turns: _containers.RepeatedCompositeFieldContainer[ClosedTurn]
+    def __init__(self, turns: _Optional[_Iterable[_Union[ClosedTurn, _Mapping]]] = ...) -> None: ...
+
+class ClosedTurn(_message.Message):
+    __slots__ = ("ref", "contact", "checkpoint", "obligations")
+    REF_FIELD_NUMBER: _ClassVar[int]
+    CONTACT_FIELD_NUMBER: _ClassVar[int]
+    CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
+    OBLIGATIONS_FIELD_NUMBER: _ClassVar[int]
+    ref: ClosedTurnRef
+    contact: _crm_resources_pb2.Contact
+    checkpoint: _crm_resources_pb2.LeadCheckpoint
+    obligations: _containers.RepeatedCompositeFieldContainer[_crm_resources_pb2.Obligation]
+    def __init__(self, ref: _Optional[_Union[ClosedTurnRef, _Mapping]] = ..., contact: _Optional[_Union[_crm_resources_pb2.Contact, _Mapping]] = ..., checkpoint: _Optional[_Union[_crm_resources_pb2.LeadCheckpoint, _Mapping]] = ..., obligations: _Optional[_Iterable[_Union[_crm_resources_pb2.Obligation, _Mapping]]] = ...) -> None: ...
+
+class GetOperadorStatsRequest(_message.Message):
+    __slots__ = ("organization_id", "since")
+    ORGANIZATION_ID_FIELD_NUMBER: _ClassVar[int]
+    SINCE_FIELD_NUMBER: _ClassVar[int]
+    organization_id: str
+    since: _timestamp_pb2.Timestamp
+    def __init__(self, organization_id: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class GetOperadorStatsResponse(_message.Message):
+    __slots__ = ("stats",)
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    stats: OperadorStats
+    def __init__(self, stats: _Optional[_Union[OperadorStats, _Mapping]] = ...) -> None: ...
+
+class OperadorStats(_message.Message):
+    __slots__ = ("turns_processed", "actions_taken", "turns_nothing_to_do", "turns_could_not_act", "turns_human_owned", "turns_with_model", "turns_basic", "obligations", "events_dead")
+    TURNS_PROCESSED_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    TURNS_NOTHING_TO_DO_FIELD_NUMBER: _ClassVar[int]
+    TURNS_COULD_NOT_ACT_FIELD_NUMBER: _ClassVar[int]
+    TURNS_HUMAN_OWNED_FIELD_NUMBER: _ClassVar[int]
+    TURNS_WITH_MODEL_FIELD_NUMBER: _ClassVar[int]
+    TURNS_BASIC_FIELD_NUMBER: _ClassVar[int]
+    OBLIGATIONS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_DEAD_FIELD_NUMBER: _ClassVar[int]
+    turns_processed: int
+    actions_taken: int
+    turns_nothing_to_do: int
+    turns_could_not_act: int
+    turns_human_owned: int
+    turns_with_model: int
+    turns_basic: int
+    obligations: _crm_resources_pb2.ObligationStats
+    events_dead: int
+    def __init__(self, turns_processed: _Optional[int] = ..., actions_taken: _Optional[int] = ..., turns_nothing_to_do: _Optional[int] = ..., turns_could_not_act: _Optional[int] = ..., turns_human_owned: _Optional[int] = ..., turns_with_model: _Optional[int] = ..., turns_basic: _Optional[int] = ..., obligations: _Optional[_Union[_crm_resources_pb2.ObligationStats, _Mapping]] = ..., events_dead: _Optional[int] = ...) -> None: ...

@@ -190,6 +190,16 @@ class CrmReadServiceStub:
                 request_serializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.ListAgentVersionsRequest.SerializeToString,
                 response_deserializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.ListAgentVersionsResponse.FromString,
                 _registered_method=True)
+        self.BatchGetClosedTurns = channel.unary_unary(
+                '/balcao.crm.v1.CrmReadService/BatchGetClosedTurns',
+                request_serializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.BatchGetClosedTurnsRequest.SerializeToString,
+                response_deserializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.BatchGetClosedTurnsResponse.FromString,
+                _registered_method=True)
+        self.GetOperadorStats = channel.unary_unary(
+                '/balcao.crm.v1.CrmReadService/GetOperadorStats',
+                request_serializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsRequest.SerializeToString,
+                response_deserializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsResponse.FromString,
+                _registered_method=True)
 
 
 class CrmReadServiceServicer:
@@ -417,6 +427,25 @@ class CrmReadServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def BatchGetClosedTurns(self, request, context):
+        """Reads, for a batch of closed turns, each turn's contact, its own checkpoint (by turn id) and
+        its obligations: what the Operador reads before a basic registration, in one call. A batch
+        may span organisations; row-level security is set per organisation. An unknown contact or
+        checkpoint is an absent field in that turn's answer, never an error for the batch.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetOperadorStats(self, request, context):
+        """Counts what the Operador recorded for an organisation's turns that finished in a window:
+        outcomes by status, actions, turns where it could not act, model use, promises declared vs
+        fulfilled vs failed, and dead `turn_closed` events. Durable data, so every replica's work.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CrmReadServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -569,6 +598,16 @@ def add_CrmReadServiceServicer_to_server(servicer, server):
                     servicer.ListAgentVersions,
                     request_deserializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.ListAgentVersionsRequest.FromString,
                     response_serializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.ListAgentVersionsResponse.SerializeToString,
+            ),
+            'BatchGetClosedTurns': grpc.unary_unary_rpc_method_handler(
+                    servicer.BatchGetClosedTurns,
+                    request_deserializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.BatchGetClosedTurnsRequest.FromString,
+                    response_serializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.BatchGetClosedTurnsResponse.SerializeToString,
+            ),
+            'GetOperadorStats': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetOperadorStats,
+                    request_deserializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsRequest.FromString,
+                    response_serializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1387,6 +1426,60 @@ class CrmReadService:
             '/balcao.crm.v1.CrmReadService/ListAgentVersions',
             balcao_dot_crm_dot_v1_dot_crm__read__pb2.ListAgentVersionsRequest.SerializeToString,
             balcao_dot_crm_dot_v1_dot_crm__read__pb2.ListAgentVersionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BatchGetClosedTurns(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/balcao.crm.v1.CrmReadService/BatchGetClosedTurns',
+            balcao_dot_crm_dot_v1_dot_crm__read__pb2.BatchGetClosedTurnsRequest.SerializeToString,
+            balcao_dot_crm_dot_v1_dot_crm__read__pb2.BatchGetClosedTurnsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetOperadorStats(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/balcao.crm.v1.CrmReadService/GetOperadorStats',
+            balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsRequest.SerializeToString,
+            balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsResponse.FromString,
             options,
             channel_credentials,
             insecure,

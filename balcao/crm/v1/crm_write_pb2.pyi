@@ -6,12 +6,24 @@ from google.protobuf import field_mask_pb2 as _field_mask_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class TurnBasicsStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TURN_BASICS_STATUS_UNSPECIFIED: _ClassVar[TurnBasicsStatus]
+    TURN_BASICS_STATUS_APPLIED: _ClassVar[TurnBasicsStatus]
+    TURN_BASICS_STATUS_REPLAYED: _ClassVar[TurnBasicsStatus]
+    TURN_BASICS_STATUS_NOT_APPLIED: _ClassVar[TurnBasicsStatus]
+TURN_BASICS_STATUS_UNSPECIFIED: TurnBasicsStatus
+TURN_BASICS_STATUS_APPLIED: TurnBasicsStatus
+TURN_BASICS_STATUS_REPLAYED: TurnBasicsStatus
+TURN_BASICS_STATUS_NOT_APPLIED: TurnBasicsStatus
 
 class UpsertOrganizationRequest(_message.Message):
     __slots__ = ("organization_id", "name", "time_zone", "plan", "initial_settings")
@@ -722,3 +734,51 @@ class RecordOperadorOutcomeResponse(_message.Message):
     REPLAYED_FIELD_NUMBER: _ClassVar[int]
     replayed: bool
     def __init__(self, replayed: _Optional[bool] = ...) -> None: ...
+
+class RegisterTurnBasicsRequest(_message.Message):
+    __slots__ = ("turns",)
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    turns: _containers.RepeatedCompositeFieldContainer[TurnBasics]
+    def __init__(self, turns: _Optional[_Iterable[_Union[TurnBasics, _Mapping]]] = ...) -> None: ...
+
+class TurnBasics(_message.Message):
+    __slots__ = ("organization_id", "event_id", "writes")
+    ORGANIZATION_ID_FIELD_NUMBER: _ClassVar[int]
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    WRITES_FIELD_NUMBER: _ClassVar[int]
+    organization_id: str
+    event_id: str
+    writes: _containers.RepeatedCompositeFieldContainer[TurnBasicsWrite]
+    def __init__(self, organization_id: _Optional[str] = ..., event_id: _Optional[str] = ..., writes: _Optional[_Iterable[_Union[TurnBasicsWrite, _Mapping]]] = ...) -> None: ...
+
+class TurnBasicsWrite(_message.Message):
+    __slots__ = ("update_lead_state", "schedule_follow_up", "resolve_obligation", "raise_central_item", "record_activity", "record_operador_outcome")
+    UPDATE_LEAD_STATE_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULE_FOLLOW_UP_FIELD_NUMBER: _ClassVar[int]
+    RESOLVE_OBLIGATION_FIELD_NUMBER: _ClassVar[int]
+    RAISE_CENTRAL_ITEM_FIELD_NUMBER: _ClassVar[int]
+    RECORD_ACTIVITY_FIELD_NUMBER: _ClassVar[int]
+    RECORD_OPERADOR_OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    update_lead_state: UpdateLeadStateRequest
+    schedule_follow_up: ScheduleFollowUpRequest
+    resolve_obligation: ResolveObligationRequest
+    raise_central_item: RaiseCentralItemRequest
+    record_activity: RecordActivityRequest
+    record_operador_outcome: RecordOperadorOutcomeRequest
+    def __init__(self, update_lead_state: _Optional[_Union[UpdateLeadStateRequest, _Mapping]] = ..., schedule_follow_up: _Optional[_Union[ScheduleFollowUpRequest, _Mapping]] = ..., resolve_obligation: _Optional[_Union[ResolveObligationRequest, _Mapping]] = ..., raise_central_item: _Optional[_Union[RaiseCentralItemRequest, _Mapping]] = ..., record_activity: _Optional[_Union[RecordActivityRequest, _Mapping]] = ..., record_operador_outcome: _Optional[_Union[RecordOperadorOutcomeRequest, _Mapping]] = ...) -> None: ...
+
+class RegisterTurnBasicsResponse(_message.Message):
+    __slots__ = ("results",)
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[TurnBasicsResult]
+    def __init__(self, results: _Optional[_Iterable[_Union[TurnBasicsResult, _Mapping]]] = ...) -> None: ...
+
+class TurnBasicsResult(_message.Message):
+    __slots__ = ("event_id", "status", "detail")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    status: TurnBasicsStatus
+    detail: str
+    def __init__(self, event_id: _Optional[str] = ..., status: _Optional[_Union[TurnBasicsStatus, str]] = ..., detail: _Optional[str] = ...) -> None: ...

@@ -184,6 +184,11 @@ class CrmWriteServiceStub:
                 request_serializer=balcao_dot_crm_dot_v1_dot_crm__write__pb2.RecordOperadorOutcomeRequest.SerializeToString,
                 response_deserializer=balcao_dot_crm_dot_v1_dot_crm__write__pb2.RecordOperadorOutcomeResponse.FromString,
                 _registered_method=True)
+        self.RegisterTurnBasics = channel.unary_unary(
+                '/balcao.crm.v1.CrmWriteService/RegisterTurnBasics',
+                request_serializer=balcao_dot_crm_dot_v1_dot_crm__write__pb2.RegisterTurnBasicsRequest.SerializeToString,
+                response_deserializer=balcao_dot_crm_dot_v1_dot_crm__write__pb2.RegisterTurnBasicsResponse.FromString,
+                _registered_method=True)
 
 
 class CrmWriteServiceServicer:
@@ -403,6 +408,19 @@ class CrmWriteServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RegisterTurnBasics(self, request, context):
+        """Applies the Operador's basic registration (seed 002 §2.1) for a batch of closed turns in ONE
+        transaction: per turn, the same writes the single RPCs above would make, in order, each with
+        its own idempotency key (so a batch and the single RPCs never write the same thing twice). A
+        batch may span organisations; row-level security is set per organisation inside it. A turn
+        is applied whole or not at all: one that would meet a refusal or an error, or whose keys were
+        only partly used before, is left untouched and reported as NOT_APPLIED, for the caller to run
+        one write at a time (where the refusal or error surfaces as it always did).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CrmWriteServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -540,6 +558,11 @@ def add_CrmWriteServiceServicer_to_server(servicer, server):
                     servicer.RecordOperadorOutcome,
                     request_deserializer=balcao_dot_crm_dot_v1_dot_crm__write__pb2.RecordOperadorOutcomeRequest.FromString,
                     response_serializer=balcao_dot_crm_dot_v1_dot_crm__write__pb2.RecordOperadorOutcomeResponse.SerializeToString,
+            ),
+            'RegisterTurnBasics': grpc.unary_unary_rpc_method_handler(
+                    servicer.RegisterTurnBasics,
+                    request_deserializer=balcao_dot_crm_dot_v1_dot_crm__write__pb2.RegisterTurnBasicsRequest.FromString,
+                    response_serializer=balcao_dot_crm_dot_v1_dot_crm__write__pb2.RegisterTurnBasicsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1286,6 +1309,33 @@ class CrmWriteService:
             '/balcao.crm.v1.CrmWriteService/RecordOperadorOutcome',
             balcao_dot_crm_dot_v1_dot_crm__write__pb2.RecordOperadorOutcomeRequest.SerializeToString,
             balcao_dot_crm_dot_v1_dot_crm__write__pb2.RecordOperadorOutcomeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RegisterTurnBasics(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/balcao.crm.v1.CrmWriteService/RegisterTurnBasics',
+            balcao_dot_crm_dot_v1_dot_crm__write__pb2.RegisterTurnBasicsRequest.SerializeToString,
+            balcao_dot_crm_dot_v1_dot_crm__write__pb2.RegisterTurnBasicsResponse.FromString,
             options,
             channel_credentials,
             insecure,

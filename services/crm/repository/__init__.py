@@ -47,5 +47,17 @@ class Store:
             await conn.execute(_SET_ALL)
             yield conn
 
+    @asynccontextmanager
+    async def batch(self) -> AsyncIterator[AsyncConnection]:
+        """One transaction for a batch that spans organisations: it sees nothing until `use_tenant`
+        names the organisation whose statements follow (row-level security reads that setting)."""
+        async with self.engine.begin() as conn:
+            yield conn
 
-__all__ = ["Store"]
+
+async def use_tenant(conn: AsyncConnection, organization_id: UUID) -> None:
+    """Point the batch transaction's row-level security at one organisation."""
+    await conn.execute(_SET_TENANT, {"org": str(organization_id)})
+
+
+__all__ = ["Store", "use_tenant"]

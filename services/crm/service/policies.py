@@ -16,6 +16,8 @@ READ_POLICY = allow(
     ["projection", "seguranca", "operador", "gateway"],
     ListOrganizations=["gateway", "operador", ADMIN],
     GetRollingSummaryStats=["gateway", "operador", ADMIN],
+    BatchGetClosedTurns=["operador", "gateway"],
+    GetOperadorStats=["operador", "gateway", ADMIN],
 )
 WRITE_POLICY = allow(
     wr.DESCRIPTOR.services_by_name["CrmWriteService"],
@@ -23,6 +25,7 @@ WRITE_POLICY = allow(
     UpsertOrganization=["gateway", ADMIN],
     UpdateOrganizationSettings=["gateway", ADMIN],
     RaiseCentralItem=["operador", "gateway", "projection"],
+    RegisterTurnBasics=["operador"],
 )
 QUEUE_POLICY = allow(
     eq.DESCRIPTOR.services_by_name["EventQueueService"],

@@ -22,6 +22,7 @@ from services.crm import (
     obligations,
     organizations,
     timeline,
+    turn_basics,
     turns,
 )
 from services.crm import messages as m
@@ -463,3 +464,7 @@ class CrmWrite(Servicer, crm_write_pb2_grpc.CrmWriteServiceServicer):
 
         return await self._write(org, "RecordOperadorOutcome", request.idempotency_key,
                                  wr.RecordOperadorOutcomeResponse, work)
+
+    @unary
+    async def RegisterTurnBasics(self, request: wr.RegisterTurnBasicsRequest, context: Any) -> Any:
+        return await turn_basics.register(self._store, self._clock, self._policy, request)

@@ -1,0 +1,93 @@
+"""The batched way for role-off turns: one read and one write to crm for a whole claimed batch.
+
+With the role off the registration is a deterministic translation of the declaração (seed 002
+§2.1), so it can be planned without calling anything: the batch's contacts, checkpoints and
+obligations come from one BatchGetClosedTurns, each turn's writes are planned by the same code
+as the single way (`Processor.plan`), and crm makes them all with one RegisterTurnBasics, in
+one transaction. Whatever does not fit (role on, a malformed event, an unknown contact, a write
+crm would refuse, crm unreachable) is handed back and runs the single way, where it behaves
+exactly as it always did (refusals, inbox items, retries, dead letters).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import grpc
+from google.protobuf import json_format
+
+from balcao.crm.v1 import crm_read_pb2 as cr
+from balcao.crm.v1 import crm_resources_pb2 as r
+from balcao.crm.v1 import crm_write_pb2 as cw
+from balcao.operador.v1 import operador_pb2 as pb
+from services.operador.context import MalformedEvent, TurnContext, assemble, ids_of, organizations
+from services.operador.processing import Processor
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class BatchResult:
+    done: list[r.Event] = field(default_factory=list)  # registered now or before: complete them
+    single: list[r.Event] = field(default_factory=list)  # run these the single way
+    responses: dict[str, pb.RunEventResponse] = field(default_factory=dict)
+
+
+async def run(processor: Processor, events: list[r.Event]) -> BatchResult:
+    result = BatchResult()
+    peers = processor.peers
+    candidates: list[tuple[r.Event, r.Organization, str, str]] = []
+    for event in events:
+        try:
+            turn_id, contact_id = ids_of(json_format.MessageToDict(event.payload))
+            organization = await organizations.get(peers, event.organization_id)
+        except (MalformedEvent, grpc.aio.AioRpcError):
+            result.single.append(event)  # the single way reports it as it always did
+            continue
+        if organization.settings.roles.operador_enabled:
+            result.single.append(event)
+        else:
+            candidates.append((event, organization, turn_id, contact_id))
+    if not candidates:
+        return result
+    try:
+        read = await peers.crm_read.BatchGetClosedTurns(cr.BatchGetClosedTurnsRequest(turns=[
+            cr.ClosedTurnRef(organization_id=e.organization_id, contact_id=contact, turn_id=turn)
+            for e, _, turn, contact in candidates]), timeout=peers.timeout)
+    except grpc.aio.AioRpcError as error:
+        log.warning("batched read failed; the single way", extra={"error": str(error)})
+        result.single += [c[0] for c in candidates]
+        return result
+
+    planned: list[tuple[r.Event, cw.TurnBasics, pb.RunEventResponse, dict[str, int]]] = []
+    for (event, organization, turn_id, _), turn in zip(candidates, read.turns, strict=True):
+        if not turn.HasField("contact"):
+            result.single.append(event)  # the single way turns an unknown contact into a dead letter
+            continue
+        context: TurnContext = assemble(event.event_id, organization, turn_id, turn.contact,
+                                        turn.checkpoint if turn.HasField("checkpoint") else None,
+                                        list(turn.obligations))
+        item, response, counts = await processor.plan(context)
+        planned.append((event, item, response, counts))
+    if not planned:
+        return result
+    try:
+        written = await peers.crm_write.RegisterTurnBasics(
+            cw.RegisterTurnBasicsRequest(turns=[p[1] for p in planned]), timeout=peers.timeout)
+    except grpc.aio.AioRpcError as error:
+        log.warning("batched registration failed; the single way", extra={"error": str(error)})
+        result.single += [p[0] for p in planned]
+        return result
+    for (event, _, response, counts), outcome in zip(planned, written.results, strict=True):
+        if outcome.status == cw.TURN_BASICS_STATUS_APPLIED:
+            processor.metrics.add(event.organization_id, **counts)
+            result.done.append(event)
+            result.responses[event.event_id] = response
+        elif outcome.status == cw.TURN_BASICS_STATUS_REPLAYED:
+            result.done.append(event)
+            result.responses[event.event_id] = response
+        else:
+            log.info("turn left to the single way", extra={"event_id": event.event_id, "why": outcome.detail})
+            result.single.append(event)
+    return result

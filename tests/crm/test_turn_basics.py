@@ -1,0 +1,156 @@
+"""RegisterTurnBasics and BatchGetClosedTurns: the Operador's batched registration, one transaction.
+
+Turns are recorded with RecordTurnExecution (no checkpoint, no `turn_closed` event), so the
+mesh's own Operador never touches them and every row counted here is the batch's.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+
+import grpc
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from balcao.crm.v1 import crm_read_pb2 as rd
+from balcao.crm.v1 import crm_resources_pb2 as r
+from balcao.crm.v1 import crm_write_pb2 as wr
+from tests.crm.conftest import Crm, row_counts, stubs
+from tests.support.mesh import RunningMesh
+
+RULES = r.Actor(kind=r.ACTOR_KIND_OPERADOR_RULES, name="operador")
+
+
+@pytest.fixture
+async def operador(mesh: RunningMesh) -> AsyncIterator[Crm]:
+    async with grpc.aio.insecure_channel(mesh.addr("crm")) as channel:
+        yield stubs(channel, mesh.token("operador", ttl=3600))
+
+
+async def _turn(crm: Crm, org: str, contact: str) -> str:
+    turn = str(uuid.uuid4())
+    await crm.write.RecordTurnExecution(wr.RecordTurnExecutionRequest(organization_id=org, execution=r.TurnExecution(
+        turn_id=turn, contact_id=contact, trigger=r.TURN_TRIGGER_INBOUND, outcome=r.TURN_OUTCOME_REPLIED)),
+        metadata=crm.metadata)
+    return turn
+
+
+def _basics(org: str, contact: str, turn: str, *, stage: str = "scheduled", event: str | None = None) -> wr.TurnBasics:
+    event = event or str(uuid.uuid4())
+    return wr.TurnBasics(organization_id=org, event_id=event, writes=[
+        wr.TurnBasicsWrite(update_lead_state=wr.UpdateLeadStateRequest(
+            organization_id=org, contact_id=contact, stage_key=stage, reason="quer agendar", source_turn_id=turn,
+            actor=RULES, idempotency_key=f"op:{event}:update_lead_state:1")),
+        wr.TurnBasicsWrite(record_activity=wr.RecordActivityRequest(
+            organization_id=org, contact_id=contact, kind=r.ACTIVITY_KIND_OTHER, actor=RULES, turn_id=turn,
+            event_id=event, summary_pt="Operador: cliente movido para a etapa",
+            idempotency_key=f"op:{event}:decision")),
+        wr.TurnBasicsWrite(record_operador_outcome=wr.RecordOperadorOutcomeRequest(
+            organization_id=org, turn_id=turn, idempotency_key=f"op:{event}:outcome", outcome=r.OperadorOutcome(
+                status=r.OPERADOR_OUTCOME_STATUS_ACTED, actions=["update_lead_state"], summary_pt="feito",
+                event_id=event))),
+    ])
+
+
+async def _activities(crm: Crm, org: str, contact: str) -> list[r.LeadActivity]:
+    return list((await crm.read.ListActivities(rd.ListActivitiesRequest(
+        organization_id=org, contact_id=contact, page_size=100), metadata=crm.metadata)).activities)
+
+
+async def test_a_batch_applies_every_good_turn_and_leaves_the_bad_one_untouched(
+        crm: Crm, operador: Crm, owner_engine: AsyncEngine) -> None:
+    org, other_org = await crm.org(), await crm.org("Outra Clínica")
+    first, second, third = [await crm.contact(org) for _ in range(3)]
+    elsewhere = await crm.contact(other_org)
+    turns = [await _turn(crm, org, c) for c in (first, second)]
+    foreign_turn = await _turn(crm, other_org, elsewhere)
+    no_record = str(uuid.uuid4())  # a turn without an execution record: the outcome would be NOT_FOUND
+    unknown_stage = await _turn(crm, org, third)
+    before = await row_counts(owner_engine, org)
+
+    request = wr.RegisterTurnBasicsRequest(turns=[
+        _basics(org, first, turns[0]), _basics(org, first, no_record), _basics(other_org, elsewhere, foreign_turn),
+        _basics(org, second, turns[1]), _basics(org, third, unknown_stage, stage="no_such_stage"),
+    ])
+    reply = await operador.write.RegisterTurnBasics(request, metadata=operador.metadata)
+
+    applied, not_applied = wr.TURN_BASICS_STATUS_APPLIED, wr.TURN_BASICS_STATUS_NOT_APPLIED
+    assert [x.status for x in reply.results] == [applied, not_applied, applied, applied, not_applied]
+    assert "execution record" in reply.results[1].detail and "stage" in reply.results[4].detail
+    assert [x.event_id for x in reply.results] == [t.event_id for t in request.turns]
+    # The good turns: stage, the STAGE_CHANGED line and the decision line, the outcome on the record.
+    for org_id, contact, turn in ((org, first, turns[0]), (org, second, turns[1]),
+                                  (other_org, elsewhere, foreign_turn)):
+        state = (await crm.read.GetLeadState(rd.GetLeadStateRequest(organization_id=org_id, contact_id=contact),
+                                             metadata=crm.metadata)).lead_state
+        assert state.stage_key == "scheduled" and state.stage_label == "Agendado"
+        kinds = sorted(a.kind for a in await _activities(crm, org_id, contact))
+        assert kinds == sorted([r.ACTIVITY_KIND_STAGE_CHANGED, r.ACTIVITY_KIND_OTHER])
+        execution = (await crm.read.GetTurnExecution(rd.GetTurnExecutionRequest(
+            organization_id=org_id, turn_id=turn), metadata=crm.metadata)).execution
+        assert execution.operador.status == r.OPERADOR_OUTCOME_STATUS_ACTED
+    # The bad ones wrote nothing: no state, no line for `third`; `first` has only its good turn's lines.
+    assert await _activities(crm, org, third) == []
+    after = await row_counts(owner_engine, org)
+    assert after["lead_state"] - before["lead_state"] == 2
+    assert after["crm_lead_activities"] - before["crm_lead_activities"] == 4
+    assert after["idempotency_keys"] - before["idempotency_keys"] == 6
+
+    # The same batch again: the applied turns are replayed and nothing is written twice.
+    again = await operador.write.RegisterTurnBasics(request, metadata=operador.metadata)
+    replayed = wr.TURN_BASICS_STATUS_REPLAYED
+    assert [x.status for x in again.results] == [replayed, not_applied, replayed, replayed, not_applied]
+    assert await row_counts(owner_engine, org) == after
+
+
+async def test_the_single_rpcs_replay_what_a_batch_wrote_and_a_half_done_turn_is_left_to_them(
+        crm: Crm, operador: Crm) -> None:
+    org = await crm.org()
+    contact = await crm.contact(org)
+    turn = await _turn(crm, org, contact)
+    item = _basics(org, contact, turn)
+    # One write of the turn was already made the single way: the batch leaves the whole turn alone.
+    single = item.writes[0].update_lead_state
+    await operador.write.UpdateLeadState(single, metadata=operador.metadata)
+    reply = await operador.write.RegisterTurnBasics(wr.RegisterTurnBasicsRequest(turns=[item]),
+                                                    metadata=operador.metadata)
+    assert reply.results[0].status == wr.TURN_BASICS_STATUS_NOT_APPLIED
+    assert "made before" in reply.results[0].detail
+    assert len(await _activities(crm, org, contact)) == 1  # the single call's STAGE_CHANGED line only
+
+    # A turn the batch wrote: the single RPC with the same key answers the stored response, writes nothing.
+    fresh_contact = await crm.contact(org)
+    fresh = _basics(org, fresh_contact, await _turn(crm, org, fresh_contact))
+    applied = await operador.write.RegisterTurnBasics(wr.RegisterTurnBasicsRequest(turns=[fresh]),
+                                                      metadata=operador.metadata)
+    assert applied.results[0].status == wr.TURN_BASICS_STATUS_APPLIED
+    replay = await operador.write.UpdateLeadState(fresh.writes[0].update_lead_state, metadata=operador.metadata)
+    assert replay.replayed and replay.lead_state.stage_key == "scheduled"
+    activity = await operador.write.RecordActivity(fresh.writes[1].record_activity, metadata=operador.metadata)
+    assert activity.replayed and activity.activity.summary_pt == "Operador: cliente movido para a etapa"
+    assert len(await _activities(crm, org, fresh_contact)) == 2
+
+
+async def test_batched_read_answers_each_turn_and_bad_input_is_rejected(crm: Crm, operador: Crm) -> None:
+    org = await crm.org()
+    contact = await crm.contact(org)
+    turn = await _turn(crm, org, contact)
+    missing_contact = str(uuid.uuid4())
+    reply = await operador.read.BatchGetClosedTurns(rd.BatchGetClosedTurnsRequest(turns=[
+        rd.ClosedTurnRef(organization_id=org, contact_id=contact, turn_id=turn),
+        rd.ClosedTurnRef(organization_id=org, contact_id=missing_contact, turn_id=turn),
+    ]), metadata=operador.metadata)
+    assert reply.turns[0].contact.contact_id == contact and not reply.turns[0].HasField("checkpoint")
+    assert not reply.turns[1].HasField("contact")
+    with pytest.raises(grpc.aio.AioRpcError) as error:
+        await operador.read.BatchGetClosedTurns(rd.BatchGetClosedTurnsRequest(turns=[
+            rd.ClosedTurnRef(organization_id=org, contact_id="not-a-uuid", turn_id=turn)]), metadata=operador.metadata)
+    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    with pytest.raises(grpc.aio.AioRpcError) as error:
+        await operador.write.RegisterTurnBasics(wr.RegisterTurnBasicsRequest(
+            turns=[wr.TurnBasics(organization_id=org)] * 501), metadata=operador.metadata)
+    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    with pytest.raises(grpc.aio.AioRpcError) as error:  # the gateway is not the Operador
+        await crm.write.RegisterTurnBasics(wr.RegisterTurnBasicsRequest(), metadata=crm.metadata)
+    assert error.value.code() == grpc.StatusCode.PERMISSION_DENIED
