@@ -15,6 +15,7 @@ webhook secret is compared with the header or is the HMAC key of Evolution's JWT
 from __future__ import annotations
 
 import ipaddress
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -25,13 +26,20 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from services.gateway import repository
 from services.gateway.configuration import ConfigCache
-from services.gateway.edge.directory import EvolutionInstance, WebChannelKey, key_digest
+from services.gateway.edge.directory import DEFAULT_SECRET_HEADER, EvolutionInstance, WebChannelKey, key_digest
 from services.gateway.inbound import parse_uuid
 from services.gateway.intake import InvalidRequest, NotFound
 
 MAX_NAME_CHARS = 100
 MIN_SECRET_CHARS = 16
 WEB_KEY_PREFIX = "bk_"
+# A header name as RFC 9110 spells a token, lower case; at most 64 characters.
+_HEADER_NAME = re.compile(r"^[a-z0-9!#$%&'*+.^_`|~-]{1,64}$")
+# Headers that carry something else (Evolution's JWT, the body, the connection): never the secret.
+_RESERVED_HEADERS = frozenset(
+    "authorization apikey content-type content-length content-encoding transfer-encoding host connection cookie "
+    "user-agent x-instance-name x-forwarded-for te trailer upgrade".split()
+)
 
 
 class DatabaseDirectory:
@@ -85,6 +93,13 @@ class InstanceChange:
     api_key: str
     webhook_secret: str
     sender_number: str
+    # Empty: the default header (`x-balcao-webhook-secret`).
+    webhook_secret_header: str = ""
+    # The HS256 key of Evolution's webhook JWT when it is not the webhook secret; empty keeps it.
+    jwt_key: str = ""
+    allow_groups: bool = False
+    allow_broadcasts: bool = False
+    allow_newsletters: bool = False
 
 
 @dataclass(frozen=True)
@@ -139,12 +154,22 @@ class ChannelAdmin:
             return Refused(refusal)
         if change.webhook_secret and len(change.webhook_secret) < MIN_SECRET_CHARS:
             return Refused(f"a chave do webhook precisa ter pelo menos {MIN_SECRET_CHARS} caracteres")
+        if change.jwt_key and len(change.jwt_key) < MIN_SECRET_CHARS:
+            return Refused(f"a chave do JWT (jwt_key) precisa ter pelo menos {MIN_SECRET_CHARS} caracteres")
+        header = change.webhook_secret_header.strip().lower() or DEFAULT_SECRET_HEADER
+        if not _HEADER_NAME.match(header):
+            return Refused(
+                "o nome do cabeçalho da chave do webhook só pode ter letras, números e hífens "
+                "(até 64 caracteres), como x-balcao-webhook-secret"
+            )
+        if header in _RESERVED_HEADERS:
+            return Refused(f"o cabeçalho {header!r} já tem outro uso; escolha outro nome, como x-balcao-webhook-secret")
         await self._configs.get(org)  # UnknownOrganization: nothing stored
         async with repository.tenant(self._engine, org) as conn:
             existing = [i for i in await repository.channel_instances(conn, org) if i["instance_name"] == name]
             if not existing and not change.api_key:
                 return Refused("informe a chave (token) da instância do Evolution")
-            if not existing and not change.webhook_secret:
+            if not existing and not change.webhook_secret and not change.jwt_key:
                 return Refused("informe a chave do webhook: sem ela, nenhuma mensagem desta instância é aceita")
         try:
             async with repository.all_tenants(self._engine) as conn:
@@ -157,6 +182,11 @@ class ChannelAdmin:
                         "api_key": change.api_key,
                         "secret": change.webhook_secret,
                         "sender_number": change.sender_number.strip(),
+                        "secret_header": header,
+                        "jwt_key": change.jwt_key,
+                        "allow_groups": change.allow_groups,
+                        "allow_broadcasts": change.allow_broadcasts,
+                        "allow_newsletters": change.allow_newsletters,
                     },
                 )
         except repository.InstanceNameTaken:
