@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from services.gateway.edge.content import ContentEnricher, OfflineGeocoder, TranscriptionProvider
 from services.gateway.edge.evolution.client import EvolutionClient, RetryPolicy
 from services.gateway.edge.http import EdgeLimits
-from services.gateway.edge.ratelimit import RateLimiter
+from services.gateway.edge.inbox import DeliveryDrain, DeliveryInbox, TakeDelivery
+from services.gateway.edge.ratelimit import RateLimiter, SharedRateLimiter
 
 MIB = 1024 * 1024
 
@@ -43,17 +45,56 @@ class EdgeSettings(BaseSettings):
     # Reverse geocode shared locations offline (~160 MB of city data per process, loaded once).
     edge_geocode_enabled: bool = True
     edge_geocode_max_km: float = Field(30.0, gt=0)
-    # Messages accepted per minute (a burst of as many, refilled continuously) from one contact
-    # and into one organisation, per replica; beyond them 429 and nothing stored. 0: no limit.
+    # Messages accepted per one-minute window from one contact and into one organisation, counted
+    # in PostgreSQL and shared by every replica; beyond them 429 and nothing stored. 0: no limit.
     edge_rate_contact_per_minute: int = Field(30, ge=0)
     edge_rate_organization_per_minute: int = Field(1200, ge=0)
+    # Webhook deliveries are stored (group commit) before the 2xx and drained into the runtime
+    # after it. Off: each message goes through the runtime (crm, the inbound store) inside the request.
+    edge_inbox_enabled: bool = True
+    # How long the first request of a group waits for others to share its commit, and the most
+    # messages one commit takes.
+    edge_group_commit_ms: float = Field(2.0, ge=0, le=50)
+    edge_group_commit_max_rows: int = Field(256, ge=1, le=5000)
+    # The drain: deliveries handed to the runtime at once per replica, attempts before a delivery
+    # is recorded as failed, and how long taken deliveries' keys stay to recognise redeliveries.
+    edge_drain_concurrency: int = Field(8, ge=1, le=256)
+    edge_drain_max_attempts: int = Field(10, ge=1, le=100)
+    edge_delivery_retention_hours: float = Field(168.0, gt=0)
 
-    def rate_limiter(self) -> RateLimiter | None:
+    def rate_limiter(self, engine: AsyncEngine | None = None) -> RateLimiter | SharedRateLimiter | None:
+        """Shared through PostgreSQL when an engine is given; in this process otherwise."""
         if not self.edge_rate_contact_per_minute and not self.edge_rate_organization_per_minute:
             return None
+        if engine is not None:
+            return SharedRateLimiter(
+                engine,
+                contact_per_minute=self.edge_rate_contact_per_minute,
+                organization_per_minute=self.edge_rate_organization_per_minute,
+            )
         return RateLimiter(
             contact_per_minute=self.edge_rate_contact_per_minute,
             organization_per_minute=self.edge_rate_organization_per_minute,
+        )
+
+    def inbox(self, engine: AsyncEngine) -> DeliveryInbox | None:
+        if not self.edge_inbox_enabled:
+            return None
+        return DeliveryInbox(
+            engine,
+            contact_per_minute=self.edge_rate_contact_per_minute,
+            organization_per_minute=self.edge_rate_organization_per_minute,
+            window_seconds=self.edge_group_commit_ms / 1000.0,
+            max_batch=self.edge_group_commit_max_rows,
+        )
+
+    def drain(self, engine: AsyncEngine, take: TakeDelivery) -> DeliveryDrain:
+        return DeliveryDrain(
+            engine,
+            take,
+            concurrency=self.edge_drain_concurrency,
+            max_attempts=self.edge_drain_max_attempts,
+            retention_seconds=self.edge_delivery_retention_hours * 3600.0,
         )
 
     def limits(self) -> EdgeLimits:
