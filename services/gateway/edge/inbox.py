@@ -54,10 +54,10 @@ def _sqlstate(exc: BaseException) -> str:
     return str(getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None) or "")
 
 
-def seconds_to_next_window(now: float | None = None) -> float:
-    """Fixed one-minute windows: a refused request may pass when the next minute starts."""
+def seconds_to_next_window(window_seconds: float = 60.0, now: float | None = None) -> float:
+    """Fixed windows: a refused request may pass when the next window starts."""
     now = time.time() if now is None else now
-    return max(1.0, math.ceil(60.0 - now % 60.0))
+    return max(1.0, math.ceil(window_seconds - now % window_seconds))
 
 
 @dataclass
@@ -71,6 +71,9 @@ class DeliveryInbox:
     engine: AsyncEngine
     contact_per_minute: int = 0
     organization_per_minute: int = 0
+    # The limits are per window of this length (tests lengthen it so no window ends mid-test).
+    rate_window_seconds: float = 60.0
+    # How long the first request of a group waits for others to share its commit.
     window_seconds: float = 0.002
     max_batch: int = 256
     max_flushes: int = 4
@@ -158,7 +161,9 @@ class DeliveryInbox:
         per_contact = self.contact_per_minute > 0
         per_org = self.organization_per_minute > 0
         async with repository.all_tenants(self.engine) as conn:
-            new, totals = await store.record_deliveries(conn, rows, per_contact=per_contact, per_org=per_org)
+            new, totals = await store.record_deliveries(
+                conn, rows, per_contact=per_contact, per_org=per_org, window_seconds=self.rate_window_seconds
+            )
             # What this statement added to each counter; the totals before it follow.
             added: Counter[tuple[str, str]] = Counter()
             for row in rows:
@@ -193,11 +198,11 @@ class DeliveryInbox:
                 else:
                     refused_keys.extend(seen)
                     refused_hits.update(need)
-                    answers.append(RateLimited(seconds_to_next_window()))
+                    answers.append(RateLimited(seconds_to_next_window(self.rate_window_seconds)))
             # A key refused for one request and not taken by a later one is deleted with its hits.
             undo = [k for k in dict.fromkeys(refused_keys) if k not in taken]
             if undo or refused_hits:
-                await store.undo_deliveries(conn, undo, dict(refused_hits))
+                await store.undo_deliveries(conn, undo, dict(refused_hits), self.rate_window_seconds)
         return answers
 
     def _counters(self, row: DeliveryRow) -> list[tuple[str, str]]:
@@ -233,7 +238,9 @@ class DeliveryDrain:
         retry_max_seconds: float = 300.0,
         retention_seconds: float = 7 * 86400.0,
         prune_every_seconds: float = 60.0,
+        rate_window_seconds: float = 60.0,
     ) -> None:
+        self._rate_window = rate_window_seconds
         self._engine = engine
         self._take = take
         self._concurrency = concurrency
@@ -279,7 +286,7 @@ class DeliveryDrain:
                 if time.monotonic() - pruned_at > self._prune_every:
                     pruned_at = time.monotonic()
                     async with repository.all_tenants(self._engine) as conn:
-                        await store.prune(conn, self._retention)
+                        await store.prune(conn, self._retention, self._rate_window)
                 self._wake.clear()
                 if await self.drain_once():
                     continue

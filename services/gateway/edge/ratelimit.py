@@ -104,8 +104,16 @@ class _OverLimit(Exception):
 
 
 class SharedRateLimiter:
-    def __init__(self, engine: AsyncEngine, *, contact_per_minute: int, organization_per_minute: int) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        *,
+        contact_per_minute: int,
+        organization_per_minute: int,
+        window_seconds: float = 60.0,
+    ) -> None:
         self._engine = engine
+        self._window = window_seconds
         self.contact_per_minute = contact_per_minute
         self.organization_per_minute = organization_per_minute
 
@@ -121,11 +129,11 @@ class SharedRateLimiter:
             return 0.0
         try:
             async with repository.all_tenants(self._engine) as conn:
-                totals = await store.count_hits(conn, dict(hits))
+                totals = await store.count_hits(conn, dict(hits), self._window)
                 for counter, total in totals.items():
                     limit = self.organization_per_minute if counter[1] == store.ORG_KEY else self.contact_per_minute
                     if total > limit:
                         raise _OverLimit  # rolls the hits back
         except _OverLimit:
-            return seconds_to_next_window()
+            return seconds_to_next_window(self._window)
         return 0.0

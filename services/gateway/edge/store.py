@@ -13,6 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+# Counters count per fixed window of `window_seconds` (60 in production), aligned on the epoch.
 # The organisation's own counter; a contact's counter is keyed by its sender key (never empty).
 ORG_KEY = ""
 
@@ -54,7 +55,8 @@ _RECORD = sa.text(
     ),
     counted AS (
         INSERT INTO gateway.edge_rate_counters AS c (organization_id, key, window_start, hits)
-        SELECT organization_id, key, date_trunc('minute', now()), n FROM hits ORDER BY 1, 2
+        SELECT organization_id, key, to_timestamp(floor(extract(epoch FROM now()) / :window) * :window), n
+        FROM hits ORDER BY 1, 2
         ON CONFLICT (organization_id, key, window_start) DO UPDATE SET hits = c.hits + EXCLUDED.hits
         RETURNING organization_id, key, hits
     )
@@ -66,7 +68,7 @@ _RECORD = sa.text(
 
 
 async def record_deliveries(
-    conn: AsyncConnection, rows: list[DeliveryRow], *, per_contact: bool, per_org: bool
+    conn: AsyncConnection, rows: list[DeliveryRow], *, per_contact: bool, per_org: bool, window_seconds: float = 60.0
 ) -> tuple[set[tuple[str, str, str, str]], dict[tuple[str, str], int]]:
     """Insert the deliveries not stored yet and count them in this minute's windows, in one statement.
 
@@ -85,6 +87,7 @@ async def record_deliveries(
             "bodies": [r.body for r in rows],
             "per_contact": per_contact,
             "per_org": per_org,
+            "window": float(window_seconds),
         },
     )
     new: set[tuple[str, str, str, str]] = set()
@@ -98,7 +101,10 @@ async def record_deliveries(
 
 
 async def undo_deliveries(
-    conn: AsyncConnection, keys: list[tuple[str, str, str, str]], hits: dict[tuple[str, str], int]
+    conn: AsyncConnection,
+    keys: list[tuple[str, str, str, str]],
+    hits: dict[tuple[str, str], int],
+    window_seconds: float = 60.0,
 ) -> None:
     """Take back deliveries refused by the rate limit, and their hits, inside the same transaction."""
     if keys:
@@ -119,10 +125,10 @@ async def undo_deliveries(
                 "ids": [k[3] for k in keys],
             },
         )
-    await _subtract(conn, hits)
+    await _subtract(conn, hits, window_seconds)
 
 
-async def _subtract(conn: AsyncConnection, hits: dict[tuple[str, str], int]) -> None:
+async def _subtract(conn: AsyncConnection, hits: dict[tuple[str, str], int], window_seconds: float) -> None:
     if not hits:
         return
     ordered = sorted(hits.items())
@@ -132,33 +138,41 @@ async def _subtract(conn: AsyncConnection, hits: dict[tuple[str, str], int]) -> 
             UPDATE gateway.edge_rate_counters c SET hits = c.hits - t.n
             FROM unnest(CAST(:orgs AS uuid[]), CAST(:keys AS text[]), CAST(:ns AS int[])) AS t(organization_id, key, n)
             WHERE c.organization_id = t.organization_id AND c.key = t.key
-              AND c.window_start = date_trunc('minute', now())
+              AND c.window_start = to_timestamp(floor(extract(epoch FROM now()) / :window) * :window)
             """
         ),
-        {"orgs": [k[0] for k, _ in ordered], "keys": [k[1] for k, _ in ordered], "ns": [n for _, n in ordered]},
+        {
+            "orgs": [k[0] for k, _ in ordered],
+            "keys": [k[1] for k, _ in ordered],
+            "ns": [n for _, n in ordered],
+            "window": float(window_seconds),
+        },
     )
 
 
-async def count_hits(conn: AsyncConnection, hits: dict[tuple[str, str], int]) -> dict[tuple[str, str], int]:
+async def count_hits(
+    conn: AsyncConnection, hits: dict[tuple[str, str], int], window_seconds: float = 60.0
+) -> dict[tuple[str, str], int]:
     """Add hits to this minute's counters; each counter's total after it (the web channel's check)."""
     ordered = sorted(hits.items())
     result = await conn.execute(
         sa.text(
             """
             INSERT INTO gateway.edge_rate_counters AS c (organization_id, key, window_start, hits)
-            SELECT t.organization_id, t.key, date_trunc('minute', now()), t.n
+            SELECT t.organization_id, t.key, to_timestamp(floor(extract(epoch FROM now()) / :window) * :window), t.n
             FROM unnest(CAST(:orgs AS uuid[]), CAST(:keys AS text[]), CAST(:ns AS int[])) AS t(organization_id, key, n)
             ON CONFLICT (organization_id, key, window_start) DO UPDATE SET hits = c.hits + EXCLUDED.hits
             RETURNING organization_id, key, hits
             """
         ),
-        {"orgs": [k[0] for k, _ in ordered], "keys": [k[1] for k, _ in ordered], "ns": [n for _, n in ordered]},
+        {
+            "orgs": [k[0] for k, _ in ordered],
+            "keys": [k[1] for k, _ in ordered],
+            "ns": [n for _, n in ordered],
+            "window": float(window_seconds),
+        },
     )
     return {(str(org), key): total for org, key, total in result}
-
-
-async def subtract_hits(conn: AsyncConnection, hits: dict[tuple[str, str], int]) -> None:
-    await _subtract(conn, hits)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -244,8 +258,8 @@ async def next_pending_in(conn: AsyncConnection) -> float | None:
     return None if value is None else float(value)
 
 
-async def prune(conn: AsyncConnection, retention_seconds: float) -> tuple[int, int]:
-    """Forget finished deliveries past the retention, and rate windows older than two minutes."""
+async def prune(conn: AsyncConnection, retention_seconds: float, window_seconds: float = 60.0) -> tuple[int, int]:
+    """Forget finished deliveries past the retention, and rate windows that ended a window ago."""
     deliveries = await conn.execute(
         sa.text(
             "DELETE FROM gateway.edge_deliveries WHERE state <> 'pending' "
@@ -255,8 +269,8 @@ async def prune(conn: AsyncConnection, retention_seconds: float) -> tuple[int, i
     )
     windows = await conn.execute(
         sa.text(
-            "DELETE FROM gateway.edge_rate_counters "
-            "WHERE window_start < date_trunc('minute', now()) - interval '1 minute'"
-        )
+            "DELETE FROM gateway.edge_rate_counters WHERE window_start < now() - make_interval(secs => 2 * :window)"
+        ),
+        {"window": float(window_seconds)},
     )
     return deliveries.rowcount, windows.rowcount  # type: ignore[attr-defined]
