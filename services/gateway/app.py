@@ -68,12 +68,13 @@ class GatewayApp:
         if settings.whatsapp_enabled and (current is None or isinstance(current, NotConnectedChannel)):
             channels.channels["whatsapp"] = EvolutionChannel(directory, evolution)
         watch = TurnWatch()
+        model = model or select_provider(settings)
         runner = TurnRunner(
             engine=engine,
             peers=peers,
             configs=configs,
             channels=channels,
-            model=model or select_provider(settings),
+            model=model,
             options=RuntimeOptions(
                 max_attempts=settings.turn_max_attempts,
                 retry_base_seconds=settings.turn_retry_base_seconds,
@@ -108,7 +109,7 @@ class GatewayApp:
         edge = Edge(
             directory=directory,
             sink=RuntimeSink(intake),
-            enricher=settings.enricher(),
+            enricher=settings.enricher(describer=model),
             evolution=evolution,
             turns=RuntimeWebTurns(intake),
             limits=settings.limits(),

@@ -12,7 +12,7 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from services.gateway.edge.content import ContentEnricher, OfflineGeocoder, TranscriptionProvider
+from services.gateway.edge.content import ContentEnricher, ImageDescriber, OfflineGeocoder, TranscriptionProvider
 from services.gateway.edge.evolution.client import EvolutionClient, RetryPolicy
 from services.gateway.edge.http import EdgeLimits
 from services.gateway.edge.inbox import DeliveryDrain, DeliveryInbox, TakeDelivery
@@ -42,6 +42,10 @@ class EdgeSettings(BaseSettings):
     edge_media_fetch_timeout_seconds: float = Field(10.0, gt=0)
     edge_pdf_max_pages: int = Field(20, ge=1, le=500)
     edge_pdf_max_chars: int = Field(12_000, ge=100, le=18_000)
+    # Describe customers' images with the model when the provider sees images (Anthropic); the
+    # longest a description may take before the caption goes on alone.
+    edge_describe_images: bool = True
+    edge_describe_timeout_seconds: float = Field(30.0, gt=0, le=120)
     # Reverse geocode shared locations offline (~160 MB of city data per process, loaded once).
     edge_geocode_enabled: bool = True
     edge_geocode_max_km: float = Field(30.0, gt=0)
@@ -118,10 +122,14 @@ class EdgeSettings(BaseSettings):
             media_max_bytes=self.edge_media_max_bytes,
         )
 
-    def enricher(self, transcriber: TranscriptionProvider | None = None) -> ContentEnricher:
+    def enricher(
+        self, transcriber: TranscriptionProvider | None = None, describer: ImageDescriber | None = None
+    ) -> ContentEnricher:
         return ContentEnricher(
             geocoder=OfflineGeocoder(max_km=self.edge_geocode_max_km) if self.edge_geocode_enabled else None,
             transcriber=transcriber,
+            describer=describer if self.edge_describe_images else None,
+            describe_timeout_seconds=self.edge_describe_timeout_seconds,
             pdf_max_pages=self.edge_pdf_max_pages,
             pdf_max_chars=self.edge_pdf_max_chars,
             media_max_bytes=self.edge_media_max_bytes,
