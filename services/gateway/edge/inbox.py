@@ -162,7 +162,7 @@ class DeliveryInbox:
     async def _transaction(self, batch: list[_Ticket], rows: list[DeliveryRow]) -> list[list[bool] | RateLimited]:
         per_contact = self.contact_per_minute > 0
         per_org = self.organization_per_minute > 0
-        async with repository.all_tenants(self.engine) as conn:
+        async with store.group_transaction(self.engine) as conn:
             new, totals = await store.record_deliveries(
                 conn, rows, per_contact=per_contact, per_org=per_org, window_seconds=self.rate_window_seconds
             )

@@ -3,18 +3,26 @@
 Every function takes a connection inside a transaction that sees every tenant
 (`repository.all_tenants`): the edge learns the organisation from the instance name. Times come
 from the database clock, so replicas agree on windows and leases.
+
+The webhook's group commit (`group_transaction`, `record_deliveries`, `undo_deliveries`) is the
+one place that speaks to asyncpg's connection directly (taken from the SQLAlchemy pool, so the role and the
+pool are the engine's): it runs once per group on every webhook's path, and SQLAlchemy's
+per-statement work cost more CPU than the statement itself (bench/ingest.py). BEGIN and the
+tenant scope travel in one round trip, the statement is prepared once per connection.
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 # Counters count per fixed window of `window_seconds` (60 in production), aligned on the epoch.
-# The organisation's own counter; a contact's counter is keyed by its sender key (never empty).
+# ORG_KEY is the organisation's own counter; a contact's is keyed by its sender key (never empty).
 ORG_KEY = ""
 
 
@@ -32,11 +40,11 @@ class DeliveryRow:
         return (self.organization_id, self.channel_instance, self.sender_key, self.message_id)
 
 
-_RECORD = sa.text(
-    """
+# One statement per group: insert the new deliveries, count them in this window's counters.
+_RECORD = """
     WITH input AS (
-        SELECT * FROM unnest(CAST(:orgs AS uuid[]), CAST(:instances AS text[]), CAST(:senders AS text[]),
-                             CAST(:ids AS text[]), CAST(:from_business AS boolean[]), CAST(:bodies AS bytea[]))
+        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[],
+                             $4::text[], $5::boolean[], $6::bytea[])
             AS t(organization_id, channel_instance, sender_key, message_id, from_business, body)
         ORDER BY 1, 2, 3, 4
     ),
@@ -49,13 +57,13 @@ _RECORD = sa.text(
     ),
     hits AS (
         SELECT organization_id, sender_key AS key, count(*)::int AS n FROM new
-        WHERE :per_contact AND NOT from_business GROUP BY 1, 2
+        WHERE $7::boolean AND NOT from_business GROUP BY 1, 2
         UNION ALL
-        SELECT organization_id, '', count(*)::int FROM new WHERE :per_org AND NOT from_business GROUP BY 1
+        SELECT organization_id, '', count(*)::int FROM new WHERE $8::boolean AND NOT from_business GROUP BY 1
     ),
     counted AS (
         INSERT INTO gateway.edge_rate_counters AS c (organization_id, key, window_start, hits)
-        SELECT organization_id, key, to_timestamp(floor(extract(epoch FROM now()) / :window) * :window), n
+        SELECT organization_id, key, to_timestamp(floor(extract(epoch FROM now()) / $9::float8) * $9::float8), n
         FROM hits ORDER BY 1, 2
         ON CONFLICT (organization_id, key, window_start) DO UPDATE SET hits = c.hits + EXCLUDED.hits
         RETURNING organization_id, key, hits
@@ -64,31 +72,53 @@ _RECORD = sa.text(
     UNION ALL
     SELECT false, organization_id, '', key, '', hits FROM counted
     """
-)
+
+
+@asynccontextmanager
+async def group_transaction(engine: AsyncEngine) -> AsyncIterator[Any]:
+    """An asyncpg connection of the engine's pool inside a transaction that sees every tenant.
+
+    Committed when the block ends, rolled back when it raises; a connection whose state is
+    unknown after a failure is discarded rather than returned to the pool.
+    """
+    async with engine.connect() as conn:
+        raw = (await conn.get_raw_connection()).driver_connection
+        await raw.execute("BEGIN; SELECT set_config('balcao.scope', 'all', true)")
+        try:
+            yield raw
+        except BaseException:
+            try:
+                await raw.execute("ROLLBACK")
+            except Exception:  # noqa: BLE001 - the original error matters; this connection does not
+                await conn.invalidate()
+            raise
+        try:
+            await raw.execute("COMMIT")
+        except BaseException:
+            await conn.invalidate()  # COMMIT's outcome is unknown: the caller answers 503
+            raise
 
 
 async def record_deliveries(
-    conn: AsyncConnection, rows: list[DeliveryRow], *, per_contact: bool, per_org: bool, window_seconds: float = 60.0
+    raw: Any, rows: list[DeliveryRow], *, per_contact: bool, per_org: bool, window_seconds: float = 60.0
 ) -> tuple[set[tuple[str, str, str, str]], dict[tuple[str, str], int]]:
-    """Insert the deliveries not stored yet and count them in this minute's windows, in one statement.
+    """Insert the deliveries not stored yet and count them in this window's counters, in one statement.
 
-    Returns the keys inserted now (the others were stored before: redeliveries) and, for every
-    counter touched, its total in the window after this statement. Messages typed on the
-    business's phone are stored but not counted.
+    `raw` is a `group_transaction` connection. Returns the keys inserted now (the others were
+    stored before: redeliveries) and, for every counter touched, its total in the window after
+    this statement. Messages typed on the business's phone are stored but not counted.
     """
-    result = await conn.execute(
+    result = await raw.fetch(
         _RECORD,
-        {
-            "orgs": [r.organization_id for r in rows],
-            "instances": [r.channel_instance for r in rows],
-            "senders": [r.sender_key for r in rows],
-            "ids": [r.message_id for r in rows],
-            "from_business": [r.from_business for r in rows],
-            "bodies": [r.body for r in rows],
-            "per_contact": per_contact,
-            "per_org": per_org,
-            "window": float(window_seconds),
-        },
+        [r.organization_id for r in rows],
+        [r.channel_instance for r in rows],
+        [r.sender_key for r in rows],
+        [r.message_id for r in rows],
+        [r.from_business for r in rows],
+        [r.body for r in rows],
+        per_contact,
+        per_org,
+        float(window_seconds),
     )
     new: set[tuple[str, str, str, str]] = set()
     counts: dict[tuple[str, str], int] = {}
@@ -101,53 +131,40 @@ async def record_deliveries(
 
 
 async def undo_deliveries(
-    conn: AsyncConnection,
+    raw: Any,
     keys: list[tuple[str, str, str, str]],
     hits: dict[tuple[str, str], int],
     window_seconds: float = 60.0,
 ) -> None:
-    """Take back deliveries refused by the rate limit, and their hits, inside the same transaction."""
+    """Take back deliveries refused by the rate limit, and their hits, in the same transaction."""
     if keys:
-        await conn.execute(
-            sa.text(
-                """
-                DELETE FROM gateway.edge_deliveries d
-                USING unnest(CAST(:orgs AS uuid[]), CAST(:instances AS text[]), CAST(:senders AS text[]),
-                             CAST(:ids AS text[])) AS t(organization_id, channel_instance, sender_key, message_id)
-                WHERE (d.organization_id, d.channel_instance, d.sender_key, d.message_id)
-                    = (t.organization_id, t.channel_instance, t.sender_key, t.message_id)
-                """
-            ),
-            {
-                "orgs": [k[0] for k in keys],
-                "instances": [k[1] for k in keys],
-                "senders": [k[2] for k in keys],
-                "ids": [k[3] for k in keys],
-            },
+        await raw.execute(
+            """
+            DELETE FROM gateway.edge_deliveries d
+            USING unnest($1::uuid[], $2::text[], $3::text[], $4::text[])
+                AS t(organization_id, channel_instance, sender_key, message_id)
+            WHERE (d.organization_id, d.channel_instance, d.sender_key, d.message_id)
+                = (t.organization_id, t.channel_instance, t.sender_key, t.message_id)
+            """,
+            [k[0] for k in keys],
+            [k[1] for k in keys],
+            [k[2] for k in keys],
+            [k[3] for k in keys],
         )
-    await _subtract(conn, hits, window_seconds)
-
-
-async def _subtract(conn: AsyncConnection, hits: dict[tuple[str, str], int], window_seconds: float) -> None:
-    if not hits:
-        return
-    ordered = sorted(hits.items())
-    await conn.execute(
-        sa.text(
+    if hits:
+        ordered = sorted(hits.items())
+        await raw.execute(
             """
             UPDATE gateway.edge_rate_counters c SET hits = c.hits - t.n
-            FROM unnest(CAST(:orgs AS uuid[]), CAST(:keys AS text[]), CAST(:ns AS int[])) AS t(organization_id, key, n)
+            FROM unnest($1::uuid[], $2::text[], $3::int[]) AS t(organization_id, key, n)
             WHERE c.organization_id = t.organization_id AND c.key = t.key
-              AND c.window_start = to_timestamp(floor(extract(epoch FROM now()) / :window) * :window)
-            """
-        ),
-        {
-            "orgs": [k[0] for k, _ in ordered],
-            "keys": [k[1] for k, _ in ordered],
-            "ns": [n for _, n in ordered],
-            "window": float(window_seconds),
-        },
-    )
+              AND c.window_start = to_timestamp(floor(extract(epoch FROM now()) / $4::float8) * $4::float8)
+            """,
+            [k[0] for k, _ in ordered],
+            [k[1] for k, _ in ordered],
+            [n for _, n in ordered],
+            float(window_seconds),
+        )
 
 
 async def count_hits(
