@@ -14,6 +14,7 @@ webhook secret is compared with the header or is the HMAC key of Evolution's JWT
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import re
 import secrets
@@ -47,20 +48,40 @@ class DatabaseDirectory:
         self._engine = engine
         self._ttl = cache_seconds
         self._instances: dict[str, tuple[float, EvolutionInstance | None]] = {}
+        self._reading: dict[str, asyncio.Future[EvolutionInstance | None]] = {}
 
     def forget(self, name: str) -> None:
         self._instances.pop(name, None)
+        self._reading.pop(name, None)
 
     async def evolution_instance(self, name: str) -> EvolutionInstance | None:
         cached = self._instances.get(name)
         if cached is not None and time.monotonic() - cached[0] < self._ttl:
             return cached[1]
-        async with repository.all_tenants(self._engine) as conn:
-            row = await repository.channel_instance(conn, name)
-        instance = _instance(row) if row is not None else None
-        if self._ttl > 0:
-            self._instances[name] = (time.monotonic(), instance)
-        return instance
+        # One read per name at a time: when the cache expires under load, the requests waiting
+        # for the same instance share one query instead of each taking a connection.
+        pending = self._reading.get(name)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        pending = asyncio.get_running_loop().create_future()
+        self._reading[name] = pending
+        try:
+            async with repository.all_tenants(self._engine) as conn:
+                row = await repository.channel_instance(conn, name)
+            instance = _instance(row) if row is not None else None
+            if self._ttl > 0:
+                self._instances[name] = (time.monotonic(), instance)
+            pending.set_result(instance)
+            return instance
+        except Exception as exc:
+            pending.set_exception(exc)
+            pending.exception()  # retrieved: no "never retrieved" warning when nobody else waited
+            raise
+        except BaseException:
+            pending.cancel()
+            raise
+        finally:
+            self._reading.pop(name, None)
 
     async def web_key(self, secret: str) -> WebChannelKey | None:
         if not secret:

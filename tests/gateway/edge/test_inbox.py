@@ -24,6 +24,8 @@ from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from balcao.kit import db
+from services.gateway import repository
+from services.gateway.channel_directory import DatabaseDirectory
 from services.gateway.edge.directory import EvolutionInstance, StaticDirectory, WebChannelKey
 from services.gateway.edge.http import Edge, create_edge_router
 from services.gateway.edge.inbound import SinkOutcome
@@ -239,3 +241,37 @@ async def test_the_web_channels_limit_is_shared_and_a_refusal_counts_nothing(dat
         assert second.json()["code"] == "rate_limited"
         assert await pair.hits("+5511933334444") == 1
         assert len(pair.sink.stored) == 1
+
+
+async def test_concurrent_lookups_of_one_instance_share_one_query(database: str) -> None:
+    organization = str(uuid.uuid4())
+    name = f"lookup-{organization[:8]}"
+    owner = db.create_engine(database, app_role=False)
+    async with repository.all_tenants(owner) as conn:
+        values = {
+            "name": name,
+            "base_url": "http://127.0.0.1:9",
+            "api_key": TOKEN,
+            "secret": SECRET,
+            "secret_header": "x-balcao-webhook-secret",
+            "jwt_key": "",
+            "sender_number": "",
+            "allow_groups": True,
+            "allow_broadcasts": False,
+            "allow_newsletters": False,
+        }
+        await repository.upsert_channel_instance(conn, uuid.UUID(organization), values)
+    await owner.dispose()
+    engine = db.create_engine(database, pool_size=2)
+    reads: list[str] = []
+    sa.event.listen(
+        engine.sync_engine,
+        "before_cursor_execute",
+        lambda _c, _cur, statement, *_: reads.append(statement) if "channel_instances" in statement else None,
+    )
+    directory = DatabaseDirectory(engine, cache_seconds=60)
+    found = await asyncio.gather(*(directory.evolution_instance(name) for _ in range(20)))
+    await engine.dispose()
+    assert len(reads) == 1
+    assert {(i.organization_id, i.allow_groups) for i in found if i is not None} == {(organization, True)}
+    assert all(i is not None for i in found)
