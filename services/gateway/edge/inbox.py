@@ -238,7 +238,7 @@ class DeliveryDrain:
         max_attempts: int = 10,
         retry_base_seconds: float = 1.0,
         retry_max_seconds: float = 300.0,
-        retention_seconds: float = 7 * 86400.0,
+        retention_seconds: float = 2 * 86400.0,
         prune_every_seconds: float = 60.0,
         rate_window_seconds: float = 60.0,
     ) -> None:

@@ -64,7 +64,7 @@ class EdgeSettings(BaseSettings):
     # is recorded as failed, and how long taken deliveries' keys stay to recognise redeliveries.
     edge_drain_concurrency: int = Field(8, ge=1, le=256)
     edge_drain_max_attempts: int = Field(10, ge=1, le=100)
-    edge_delivery_retention_hours: float = Field(168.0, gt=0)
+    edge_delivery_retention_hours: float = Field(48.0, gt=0)
 
     def rate_limiter(self, engine: AsyncEngine | None = None) -> RateLimiter | SharedRateLimiter | None:
         """Shared through PostgreSQL when an engine is given; in this process otherwise."""
