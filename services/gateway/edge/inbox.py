@@ -173,8 +173,7 @@ class DeliveryInbox:
                     added.update(self._counters(row))
             running = {k: totals.get(k, 0) - added[k] for k in added}
             taken: set[Key] = set()
-            refused_keys: list[Key] = []
-            refused_hits: Counter[tuple[str, str]] = Counter()
+            refused: dict[Key, DeliveryRow] = {}
             answers: list[list[bool] | RateLimited] = []
             for ticket in batch:
                 mine: list[DeliveryRow] = []
@@ -198,13 +197,17 @@ class DeliveryInbox:
                         firsts.add(row.key)
                     answers.append(answer)
                 else:
-                    refused_keys.extend(seen)
-                    refused_hits.update(need)
+                    refused.update((row.key, row) for row in mine)
                     answers.append(RateLimited(seconds_to_next_window(self.rate_window_seconds)))
-            # A key refused for one request and not taken by a later one is deleted with its hits.
-            undo = [k for k in dict.fromkeys(refused_keys) if k not in taken]
-            if undo or refused_hits:
-                await store.undo_deliveries(conn, undo, dict(refused_hits), self.rate_window_seconds)
+            # A key refused for one request and not taken by a later one is deleted with its hits
+            # (the statement counted each new key once).
+            undo = [row for key, row in refused.items() if key not in taken]
+            if undo:
+                hits: Counter[tuple[str, str]] = Counter()
+                for row in undo:
+                    if not row.from_business:
+                        hits.update(self._counters(row))
+                await store.undo_deliveries(conn, [r.key for r in undo], dict(hits), self.rate_window_seconds)
         return answers
 
     def _counters(self, row: DeliveryRow) -> list[tuple[str, str]]:

@@ -29,8 +29,9 @@ from services.gateway.channel_directory import DatabaseDirectory
 from services.gateway.edge.directory import EvolutionInstance, StaticDirectory, WebChannelKey
 from services.gateway.edge.http import Edge, create_edge_router
 from services.gateway.edge.inbound import SinkOutcome
-from services.gateway.edge.inbox import DeliveryDrain, DeliveryInbox
+from services.gateway.edge.inbox import DeliveryDrain, DeliveryInbox, RateLimited
 from services.gateway.edge.ratelimit import SharedRateLimiter
+from services.gateway.edge.store import DeliveryRow
 from tests.gateway import support
 from tests.gateway.edge.evolution_fixtures import load_fixture
 from tests.gateway.edge.runtime_double import RuntimeSinkDouble
@@ -275,3 +276,19 @@ async def test_concurrent_lookups_of_one_instance_share_one_query(database: str)
     assert len(reads) == 1
     assert {(i.organization_id, i.allow_groups) for i in found if i is not None} == {(organization, True)}
     assert all(i is not None for i in found)
+
+
+async def test_in_one_group_a_refused_request_leaves_only_what_a_later_one_took(database: str) -> None:
+    async with replicas(database, contact=1, org=0) as pair:
+        inbox = pair.a.edge.inbox
+        assert inbox is not None
+        dora = "+" + phone()
+        first, second = (
+            DeliveryRow(pair.org, pair.instance, dora, message_id, False, b"{}") for message_id in ("D1", "D2")
+        )
+        # Both requests join one group: two messages over a limit of one are refused together,
+        # then the request carrying only the first one fits.
+        both, alone = await asyncio.gather(inbox.store([first, second]), inbox.store([first]), return_exceptions=True)
+        assert isinstance(both, RateLimited) and alone == [True]
+        assert [d["message_id"] for d in await pair.deliveries()] == ["D1"]
+        assert await pair.hits(dora) == 1
