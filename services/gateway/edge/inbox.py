@@ -76,9 +76,10 @@ class DeliveryInbox:
     # How long the first request of a group waits for others to share its commit.
     window_seconds: float = 0.002
     max_batch: int = 256
-    # Commits in flight at once. One: requests arriving during a commit form the next group, so
-    # the groups grow with the load (bench/ingest.py: 4 in flight cost ~50 % more CPU per webhook).
-    max_flushes: int = 1
+    # Commits in flight at once. Two: one group forms while the other waits for its WAL flush
+    # (bench/ingest.py, durable commits: ~2x the webhooks/s of one at the same CPU per webhook;
+    # four cost ~50 % more CPU per webhook, the groups being smaller).
+    max_flushes: int = 2
     # Called after each commit that stored something new (wakes this replica's drain).
     on_stored: Callable[[], None] | None = None
     _pending: list[_Ticket] = field(default_factory=list, init=False)
