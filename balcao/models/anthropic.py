@@ -13,6 +13,7 @@ from typing import Any
 import anthropic
 
 from balcao.models.base import (
+    ImagePart,
     Message,
     ModelProvider,
     ModelRejected,
@@ -30,6 +31,7 @@ _CACHE = {"type": "ephemeral"}
 
 class AnthropicProvider(ModelProvider):
     name = "anthropic"
+    sees_images = True
 
     def __init__(
         self,
@@ -98,7 +100,9 @@ def to_wire_messages(messages: tuple[Message, ...] | list[Message]) -> list[dict
     return wire
 
 
-def _block(part: TextPart | ToolCall | ToolResult) -> dict[str, Any] | None:
+def _block(part: TextPart | ToolCall | ToolResult | ImagePart) -> dict[str, Any] | None:
+    if isinstance(part, ImagePart):
+        return {"type": "image", "source": {"type": "base64", "media_type": part.media_type, "data": part.base64()}}
     if isinstance(part, TextPart):
         # The API refuses empty text blocks.
         return {"type": "text", "text": part.text} if part.text.strip() else None

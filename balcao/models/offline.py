@@ -7,8 +7,10 @@ address, a person, opting out), asks for the read tools it needs, and writes a s
 reply and a declaração only from what the context and the tools gave it. When it does not
 know, it says so and offers a person; it never makes a fact up.
 
-It picks its behaviour by `ModelRequest.task`; a task it does not know is refused with
-`ModelRejected` rather than answered with something plausible. Usage is reported as zero:
+It cannot see images (`sees_images` is false): `describe_image` answers None and a customer's
+image reaches the agent with its caption only. It picks its behaviour by `ModelRequest.task`;
+a task it does not know is refused with `ModelRejected` rather than answered with something
+plausible. Usage is reported as zero:
 nothing is billed.
 """
 

@@ -33,7 +33,8 @@ class ScriptExhausted(AssertionError):
 class ScriptedProvider(ModelProvider):
     name = "scripted"
 
-    def __init__(self, script: Iterable[Entry] = (), *, model: str = "scripted-1") -> None:
+    def __init__(self, script: Iterable[Entry] = (), *, model: str = "scripted-1", sees_images: bool = True) -> None:
+        self.sees_images = sees_images
         self.script: list[Entry] = list(script)
         self.requests: list[ModelRequest] = []
         self.model = model

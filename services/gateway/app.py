@@ -18,6 +18,7 @@ from services.gateway.configuration import ConfigCache
 from services.gateway.edge.evolution.channel import EvolutionChannel
 from services.gateway.edge.evolution.client import EvolutionClient
 from services.gateway.edge.http import Edge
+from services.gateway.edge.inbox import DeliveryDrain
 from services.gateway.intake import Intake, TurnWatch
 from services.gateway.outbound import ChannelRegistry, NotConnectedChannel
 from services.gateway.peers import Peers
@@ -44,6 +45,8 @@ class GatewayApp:
     channel_admin: ChannelAdmin
     evolution: EvolutionClient
     edge: Edge
+    # Hands webhook deliveries stored by the edge's inbox to the intake; None without an inbox.
+    drain: DeliveryDrain | None = None
 
     @classmethod
     def build(
@@ -67,12 +70,13 @@ class GatewayApp:
             channels.channels["whatsapp"] = EvolutionChannel(directory, evolution)
         watch = TurnWatch()
         arrivals = Arrivals()
+        model = model or select_provider(settings)
         runner = TurnRunner(
             engine=engine,
             peers=peers,
             configs=configs,
             channels=channels,
-            model=model or select_provider(settings),
+            model=model,
             options=RuntimeOptions(
                 max_attempts=settings.turn_max_attempts,
                 retry_base_seconds=settings.turn_retry_base_seconds,
@@ -111,12 +115,17 @@ class GatewayApp:
         edge = Edge(
             directory=directory,
             sink=RuntimeSink(intake),
-            enricher=settings.enricher(),
+            enricher=settings.enricher(describer=model),
             evolution=evolution,
             turns=RuntimeWebTurns(intake),
             limits=settings.limits(),
-            rate_limiter=settings.rate_limiter(),
+            rate_limiter=settings.rate_limiter(engine),
+            inbox=settings.inbox(engine),
         )
+        drain = None
+        if edge.inbox is not None:
+            drain = settings.drain(engine, edge.take_delivery)
+            edge.inbox.on_stored = drain.wake
         admin = ChannelAdmin(engine, directory, configs, webhook_url=settings.webhook_url())
         return cls(
             settings,
@@ -132,16 +141,21 @@ class GatewayApp:
             admin,
             evolution,
             edge,
+            drain,
         )
 
     def start(self) -> None:
         self.worker.start()
+        if self.drain is not None:
+            self.drain.start()
         if self.consumer is not None:
             self.consumer.start()
 
     async def stop(self) -> None:
         if self.consumer is not None:
             await self.consumer.stop()
+        if self.drain is not None:
+            await self.drain.stop(self.settings.stop_grace_seconds)
         await self.worker.stop(self.settings.stop_grace_seconds)
         await self.evolution.aclose()
         await self.peers.close()

@@ -14,7 +14,9 @@ webhook secret is compared with the header or is the HMAC key of Evolution's JWT
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -25,13 +27,20 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from services.gateway import repository
 from services.gateway.configuration import ConfigCache
-from services.gateway.edge.directory import EvolutionInstance, WebChannelKey, key_digest
+from services.gateway.edge.directory import DEFAULT_SECRET_HEADER, EvolutionInstance, WebChannelKey, key_digest
 from services.gateway.inbound import parse_uuid
 from services.gateway.intake import InvalidRequest, NotFound
 
 MAX_NAME_CHARS = 100
 MIN_SECRET_CHARS = 16
 WEB_KEY_PREFIX = "bk_"
+# A header name as RFC 9110 spells a token, lower case; at most 64 characters.
+_HEADER_NAME = re.compile(r"^[a-z0-9!#$%&'*+.^_`|~-]{1,64}$")
+# Headers that carry something else (Evolution's JWT, the body, the connection): never the secret.
+_RESERVED_HEADERS = frozenset(
+    "authorization apikey content-type content-length content-encoding transfer-encoding host connection cookie "
+    "user-agent x-instance-name x-forwarded-for te trailer upgrade".split()
+)
 
 
 class DatabaseDirectory:
@@ -39,20 +48,40 @@ class DatabaseDirectory:
         self._engine = engine
         self._ttl = cache_seconds
         self._instances: dict[str, tuple[float, EvolutionInstance | None]] = {}
+        self._reading: dict[str, asyncio.Future[EvolutionInstance | None]] = {}
 
     def forget(self, name: str) -> None:
         self._instances.pop(name, None)
+        self._reading.pop(name, None)
 
     async def evolution_instance(self, name: str) -> EvolutionInstance | None:
         cached = self._instances.get(name)
         if cached is not None and time.monotonic() - cached[0] < self._ttl:
             return cached[1]
-        async with repository.all_tenants(self._engine) as conn:
-            row = await repository.channel_instance(conn, name)
-        instance = _instance(row) if row is not None else None
-        if self._ttl > 0:
-            self._instances[name] = (time.monotonic(), instance)
-        return instance
+        # One read per name at a time: when the cache expires under load, the requests waiting
+        # for the same instance share one query instead of each taking a connection.
+        pending = self._reading.get(name)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        pending = asyncio.get_running_loop().create_future()
+        self._reading[name] = pending
+        try:
+            async with repository.all_tenants(self._engine) as conn:
+                row = await repository.channel_instance(conn, name)
+            instance = _instance(row) if row is not None else None
+            if self._ttl > 0:
+                self._instances[name] = (time.monotonic(), instance)
+            pending.set_result(instance)
+            return instance
+        except Exception as exc:
+            pending.set_exception(exc)
+            pending.exception()  # retrieved: no "never retrieved" warning when nobody else waited
+            raise
+        except BaseException:
+            pending.cancel()
+            raise
+        finally:
+            self._reading.pop(name, None)
 
     async def web_key(self, secret: str) -> WebChannelKey | None:
         if not secret:
@@ -85,6 +114,13 @@ class InstanceChange:
     api_key: str
     webhook_secret: str
     sender_number: str
+    # Empty: the default header (`x-balcao-webhook-secret`).
+    webhook_secret_header: str = ""
+    # The HS256 key of Evolution's webhook JWT when it is not the webhook secret; empty keeps it.
+    jwt_key: str = ""
+    allow_groups: bool = False
+    allow_broadcasts: bool = False
+    allow_newsletters: bool = False
 
 
 @dataclass(frozen=True)
@@ -139,12 +175,22 @@ class ChannelAdmin:
             return Refused(refusal)
         if change.webhook_secret and len(change.webhook_secret) < MIN_SECRET_CHARS:
             return Refused(f"a chave do webhook precisa ter pelo menos {MIN_SECRET_CHARS} caracteres")
+        if change.jwt_key and len(change.jwt_key) < MIN_SECRET_CHARS:
+            return Refused(f"a chave do JWT (jwt_key) precisa ter pelo menos {MIN_SECRET_CHARS} caracteres")
+        header = change.webhook_secret_header.strip().lower() or DEFAULT_SECRET_HEADER
+        if not _HEADER_NAME.match(header):
+            return Refused(
+                "o nome do cabeçalho da chave do webhook só pode ter letras, números e hífens "
+                "(até 64 caracteres), como x-balcao-webhook-secret"
+            )
+        if header in _RESERVED_HEADERS:
+            return Refused(f"o cabeçalho {header!r} já tem outro uso; escolha outro nome, como x-balcao-webhook-secret")
         await self._configs.get(org)  # UnknownOrganization: nothing stored
         async with repository.tenant(self._engine, org) as conn:
             existing = [i for i in await repository.channel_instances(conn, org) if i["instance_name"] == name]
             if not existing and not change.api_key:
                 return Refused("informe a chave (token) da instância do Evolution")
-            if not existing and not change.webhook_secret:
+            if not existing and not change.webhook_secret and not change.jwt_key:
                 return Refused("informe a chave do webhook: sem ela, nenhuma mensagem desta instância é aceita")
         try:
             async with repository.all_tenants(self._engine) as conn:
@@ -157,6 +203,11 @@ class ChannelAdmin:
                         "api_key": change.api_key,
                         "secret": change.webhook_secret,
                         "sender_number": change.sender_number.strip(),
+                        "secret_header": header,
+                        "jwt_key": change.jwt_key,
+                        "allow_groups": change.allow_groups,
+                        "allow_broadcasts": change.allow_broadcasts,
+                        "allow_newsletters": change.allow_newsletters,
                     },
                 )
         except repository.InstanceNameTaken:

@@ -1008,7 +1008,10 @@ async def upsert_channel_instance(
 ) -> dict[str, Any]:
     """Create or replace an instance of this organisation; empty secrets keep the stored ones.
 
-    Raises `InstanceNameTaken` when the name belongs to another organisation (nothing written).
+    The JWT key follows the webhook secret unless one of its own is given: a new instance without
+    `jwt_key` verifies JWTs with its webhook secret, and a stored key equal to the old secret
+    moves with it when the secret changes. Raises `InstanceNameTaken` when the name belongs to
+    another organisation (nothing written).
     """
     row = (
         (
@@ -1016,15 +1019,25 @@ async def upsert_channel_instance(
                 _q(
                     f"""
                     INSERT INTO gateway.channel_instances AS i
-                        (organization_id, instance_name, base_url, api_key, webhook_secret, jwt_key, sender_number)
-                    VALUES (:org, :name, :base_url, :api_key, :secret, :secret, :sender_number)
+                        (organization_id, instance_name, base_url, api_key, webhook_secret, webhook_secret_header,
+                         jwt_key, sender_number, allow_groups, allow_broadcasts, allow_newsletters)
+                    VALUES (:org, :name, :base_url, :api_key, :secret, :secret_header,
+                            CASE WHEN :jwt_key <> '' THEN :jwt_key ELSE :secret END,
+                            :sender_number, :allow_groups, :allow_broadcasts, :allow_newsletters)
                     ON CONFLICT (instance_name) DO UPDATE SET
                         base_url = EXCLUDED.base_url,
                         api_key = CASE WHEN EXCLUDED.api_key <> '' THEN EXCLUDED.api_key ELSE i.api_key END,
                         webhook_secret = CASE WHEN EXCLUDED.webhook_secret <> '' THEN EXCLUDED.webhook_secret
                                               ELSE i.webhook_secret END,
-                        jwt_key = CASE WHEN EXCLUDED.jwt_key <> '' THEN EXCLUDED.jwt_key ELSE i.jwt_key END,
+                        webhook_secret_header = EXCLUDED.webhook_secret_header,
+                        jwt_key = CASE WHEN :jwt_key <> '' THEN :jwt_key
+                                       WHEN EXCLUDED.webhook_secret <> '' AND i.jwt_key = i.webhook_secret
+                                           THEN EXCLUDED.webhook_secret
+                                       ELSE i.jwt_key END,
                         sender_number = EXCLUDED.sender_number,
+                        allow_groups = EXCLUDED.allow_groups,
+                        allow_broadcasts = EXCLUDED.allow_broadcasts,
+                        allow_newsletters = EXCLUDED.allow_newsletters,
                         updated_at = now()
                     WHERE i.organization_id = EXCLUDED.organization_id
                     RETURNING {_INSTANCE_COLUMNS}

@@ -114,6 +114,11 @@ class Gateway(gateway_pb2_grpc.GatewayServiceServicer):
             api_key=given.api_key,
             webhook_secret=given.webhook_secret,
             sender_number=given.sender_number,
+            webhook_secret_header=given.webhook_secret_header,
+            jwt_key=given.jwt_key,
+            allow_groups=given.allow_groups,
+            allow_broadcasts=given.allow_broadcasts,
+            allow_newsletters=given.allow_newsletters,
         )
         stored = await self._run(
             context, lambda app: app.channel_admin.set_instance(request.organization_id, name, change)
@@ -360,9 +365,14 @@ def _instance(row: dict[str, Any], webhook_url: str) -> gateway_pb2.ChannelInsta
         channel=gateway_pb2.CHANNEL_WHATSAPP,
         base_url=row["base_url"],
         api_key_set=bool(row["api_key"]),
-        webhook_secret_set=bool(row["webhook_secret"] or row["jwt_key"]),
+        webhook_secret_set=bool(row["webhook_secret"]),
         sender_number=row["sender_number"],
         webhook_url=webhook_url,
+        allow_groups=row["allow_groups"],
+        allow_broadcasts=row["allow_broadcasts"],
+        allow_newsletters=row["allow_newsletters"],
+        webhook_secret_header=row["webhook_secret_header"],
+        jwt_key_set=bool(row["jwt_key"]),
     )
 
 

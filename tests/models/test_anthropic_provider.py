@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import socket
 from collections.abc import Iterator
 
@@ -10,6 +11,7 @@ import pytest
 
 from balcao.models.anthropic import AnthropicProvider
 from balcao.models.base import (
+    ImagePart,
     Message,
     ModelRejected,
     ModelRequest,
@@ -224,3 +226,55 @@ async def test_the_local_api_refuses_tool_blocks_without_tools_like_the_real_one
         )
     await client.close()
     assert api.requests[0].status == 400
+
+
+# --- images ------------------------------------------------------------------------------------
+
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489") + b"\x00" * 16
+
+
+async def test_an_image_is_described_from_an_inline_base64_image_block(api: MessagesAPI) -> None:
+    api.then(reply_text("Um comprovante de PIX de  R$ 150,00\n para Clínica Sorriso, em 21/10/2025."))
+    model = provider(api)
+    description = await model.describe_image(PNG, "image/png")
+    await model.aclose()
+
+    assert description == "Um comprovante de PIX de R$ 150,00 para Clínica Sorriso, em 21/10/2025."
+    (request,) = api.accepted
+    assert request.body["model"] == "claude-cheap-test"  # a small chore: the cheap model
+    (message,) = request.body["messages"]
+    image, prompt = message["content"]
+    assert message["role"] == "user"
+    assert image == {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/png", "data": base64.b64encode(PNG).decode()},
+    }
+    assert prompt["type"] == "text" and "imagem" in prompt["text"]
+    assert "português do Brasil" in request.body["system"][0]["text"]
+
+
+@pytest.mark.parametrize(
+    ("image", "media_type"),
+    [(PNG, "image/heic"), (PNG, "application/pdf"), (b"", "image/png"), (b"x" * (5 * 1024 * 1024 + 1), "image/jpeg")],
+    ids=["heic", "not-an-image", "empty", "over-5-MB"],
+)
+async def test_what_the_api_cannot_read_is_not_sent(api: MessagesAPI, image: bytes, media_type: str) -> None:
+    model = provider(api)
+    assert await model.describe_image(image, media_type) is None
+    await model.aclose()
+    assert api.requests == []
+
+
+async def test_a_description_call_that_keeps_failing_raises_unavailable(api: MessagesAPI) -> None:
+    api.fail_next(529, times=3, kind="overloaded_error")
+    model = provider(api, max_retries=2)
+    with pytest.raises(ModelUnavailable):
+        await model.describe_image(PNG, "image/jpeg; charset=binary")
+    await model.aclose()
+
+
+def test_only_user_messages_carry_images() -> None:
+    with pytest.raises(ValueError, match="user message"):
+        Message("assistant", (ImagePart(PNG, "image/png"),))
+    with pytest.raises(ValueError, match="image/jpeg"):
+        ImagePart(PNG, "image/bmp")

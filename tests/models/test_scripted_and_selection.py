@@ -6,7 +6,7 @@ import pytest
 
 from balcao.models import ModelSettings, select_provider
 from balcao.models.anthropic import AnthropicProvider
-from balcao.models.base import Message, ModelRequest, ModelUnavailable
+from balcao.models.base import ImagePart, Message, ModelRequest, ModelUnavailable
 from balcao.models.offline import OfflineProvider
 from balcao.models.scripted import ScriptedProvider, ScriptExhausted, text, tool_calls
 
@@ -62,3 +62,19 @@ async def test_with_a_key_anthropic_is_selected_with_the_configured_model_and_ba
     assert (model.model, model.cheap_model) == ("claude-x", "claude-y")
     assert str(model._client.base_url).startswith("http://127.0.0.1:9")
     await model.aclose()
+
+
+async def test_the_scripted_double_sees_images_and_records_the_request() -> None:
+    model = ScriptedProvider([text("Uma foto de um sorriso com aparelho ortodôntico.")])
+    assert await model.describe_image(b"\xff\xd8\xff\xe0jpeg", "image/jpeg") == (
+        "Uma foto de um sorriso com aparelho ortodôntico."
+    )
+    (request,) = model.requests
+    image = request.messages[0].parts[0]
+    assert isinstance(image, ImagePart) and image.data == b"\xff\xd8\xff\xe0jpeg" and request.tier == "cheap"
+    blind = ScriptedProvider(sees_images=False)
+    assert await blind.describe_image(b"\xff\xd8\xff\xe0jpeg", "image/jpeg") is None and blind.requests == []
+
+
+async def test_the_offline_model_does_not_see_images() -> None:
+    assert await OfflineProvider().describe_image(b"\xff\xd8\xff\xe0jpeg", "image/jpeg") is None

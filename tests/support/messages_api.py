@@ -1,9 +1,9 @@
 """A local HTTP server speaking the Anthropic Messages API, for tests that run the real SDK.
 
 `POST /v1/messages` with the API's request and response JSON: text, `tool_use` and
-`tool_result` blocks, `stop_reason`, `usage` (with prompt-cache reads and writes for the
-prefix marked with `cache_control`). It checks requests the way the real API does where a
-mistake of ours would show: a request carrying `tool_use`/`tool_result` blocks without
+`tool_result` blocks, base64 `image` blocks in user messages, `stop_reason`, `usage` (with
+prompt-cache reads and writes for the prefix marked with `cache_control`). It checks requests
+the way the real API does where a mistake of ours would show: a request carrying `tool_use`/`tool_result` blocks without
 `tools` is refused with 400; every `tool_use` must be answered by a `tool_result` in the next
 message and every `tool_result` must answer one; text blocks must not be empty.
 
@@ -14,6 +14,7 @@ Every request is recorded.
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import math
@@ -124,6 +125,8 @@ def validate(body: dict[str, Any]) -> None:
                         "the previous message."
                     )
                 answered.add(tool_use_id)
+            elif kind == "image":
+                _check_image(index, role, block)
             else:
                 raise InvalidRequest(f"messages.{index}: unsupported block type {kind!r}")
         if previous_uses - answered:
@@ -137,6 +140,26 @@ def validate(body: dict[str, Any]) -> None:
         raise InvalidRequest("the final assistant message has tool_use blocks without results")
     if has_tool_blocks and not tools:
         raise InvalidRequest("Requests which include `tool_use` or `tool_result` blocks must define tools.")
+
+
+_IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
+
+
+def _check_image(index: int, role: Any, block: dict[str, Any]) -> None:
+    """An image block as the API takes it inline: user role, base64 source, a supported media type."""
+    if role != "user":
+        raise InvalidRequest(f"messages.{index}: image blocks may only appear in user messages")
+    source = block.get("source")
+    if not isinstance(source, dict) or source.get("type") != "base64":
+        raise InvalidRequest(f"messages.{index}: image.source must be a base64 source")
+    if source.get("media_type") not in _IMAGE_TYPES:
+        raise InvalidRequest(f"messages.{index}: image.source.media_type must be one of {', '.join(_IMAGE_TYPES)}")
+    try:
+        data = base64.b64decode(str(source.get("data", "")), validate=True)
+    except ValueError:
+        raise InvalidRequest(f"messages.{index}: image.source.data is not valid base64") from None
+    if not data:
+        raise InvalidRequest(f"messages.{index}: image.source.data is empty")
 
 
 @dataclass

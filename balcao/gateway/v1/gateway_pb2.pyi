@@ -783,7 +783,7 @@ class PublishConfigurationResponse(_message.Message):
     def __init__(self, published_version: _Optional[int] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class ChannelInstance(_message.Message):
-    __slots__ = ("instance_name", "channel", "base_url", "api_key", "api_key_set", "webhook_secret", "webhook_secret_set", "sender_number", "webhook_url")
+    __slots__ = ("instance_name", "channel", "base_url", "api_key", "api_key_set", "webhook_secret", "webhook_secret_set", "sender_number", "webhook_url", "allow_groups", "allow_broadcasts", "allow_newsletters", "webhook_secret_header", "jwt_key", "jwt_key_set")
     INSTANCE_NAME_FIELD_NUMBER: _ClassVar[int]
     CHANNEL_FIELD_NUMBER: _ClassVar[int]
     BASE_URL_FIELD_NUMBER: _ClassVar[int]
@@ -793,6 +793,12 @@ class ChannelInstance(_message.Message):
     WEBHOOK_SECRET_SET_FIELD_NUMBER: _ClassVar[int]
     SENDER_NUMBER_FIELD_NUMBER: _ClassVar[int]
     WEBHOOK_URL_FIELD_NUMBER: _ClassVar[int]
+    ALLOW_GROUPS_FIELD_NUMBER: _ClassVar[int]
+    ALLOW_BROADCASTS_FIELD_NUMBER: _ClassVar[int]
+    ALLOW_NEWSLETTERS_FIELD_NUMBER: _ClassVar[int]
+    WEBHOOK_SECRET_HEADER_FIELD_NUMBER: _ClassVar[int]
+    JWT_KEY_FIELD_NUMBER: _ClassVar[int]
+    JWT_KEY_SET_FIELD_NUMBER: _ClassVar[int]
     instance_name: str
     channel: Channel
     base_url: str
@@ -802,7 +808,13 @@ class ChannelInstance(_message.Message):
     webhook_secret_set: bool
     sender_number: str
     webhook_url: str
-    def __init__(self, instance_name: _Optional[str] = ..., channel: _Optional[_Union[Channel, str]] = ..., base_url: _Optional[str] = ..., api_key: _Optional[str] = ..., api_key_set: _Optional[bool] = ..., webhook_secret: _Optional[str] = ..., webhook_secret_set: _Optional[bool] = ..., sender_number: _Optional[str] = ..., webhook_url: _Optional[str] = ...) -> None: ...
+    allow_groups: bool
+    allow_broadcasts: bool
+    allow_newsletters: bool
+    webhook_secret_header: str
+    jwt_key: str
+    jwt_key_set: bool
+    def __init__(self, instance_name: _Optional[str] = ..., channel: _Optional[_Union[Channel, str]] = ..., base_url: _Optional[str] = ..., api_key: _Optional[str] = ..., api_key_set: _Optional[bool] = ..., webhook_secret: _Optional[str] = ..., webhook_secret_set: _Optional[bool] = ..., sender_number: _Optional[str] = ..., webhook_url: _Optional[str] = ..., allow_groups: _Optional[bool] = ..., allow_broadcasts: _Optional[bool] = ..., allow_newsletters: _Optional[bool] = ..., webhook_secret_header: _Optional[str] = ..., jwt_key: _Optional[str] = ..., jwt_key_set: _Optional[bool] = ...) -> None: ...
 
 class ListChannelInstancesRequest(_message.Message):
     __slots__ = ("organization_id",)

@@ -380,7 +380,8 @@ class GatewayServiceServicer:
 
     def SetChannelInstance(self, request, context):
         """SetChannelInstance creates or replaces one channel instance: the Evolution base URL, API key,
-        webhook secret and sending number.
+        webhook secret (its header name, a separate JWT key), sending number, and whether groups,
+        broadcasts and newsletters are taken.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

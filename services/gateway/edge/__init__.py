@@ -6,7 +6,11 @@
   Evolution API's webhook bodies, their authentication, sendText and media, and the outbound
   channel adapter.
 - `web`: the web channel's request.
-- `content`: PDF text, offline reverse geocoding, the transcription interface.
+- `content`: PDF text, image descriptions by the model, offline reverse geocoding, the
+  transcription interface.
+- `inbox` / `store`: webhook deliveries stored by group commit before the 2xx with the shared
+  rate counters, and the drain that hands them to the runtime.
+- `ratelimit`: rate limits shared through PostgreSQL (the web channel), or in process.
 - `directory`: instance and web-key configuration behind a protocol.
 - `http`: the FastAPI router serving both routes.
 """

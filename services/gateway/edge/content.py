@@ -6,6 +6,11 @@
 - Locations are reverse geocoded OFFLINE with `reverse_geocode` (GeoNames cities of 1,000+
   people, shipped inside the package): the municipality and the state, Brazilian states named in
   Portuguese with their UF. Past `max_km` from any known city only the coordinates remain.
+- Images are described by the model when the configured provider sees images (Anthropic): the
+  file (inline, or fetched) goes to `ModelProvider.describe_image` and the words join the caption
+  (`NormalizedInbound.image_description`, folded into the text the Conversador reads as "o
+  cliente enviou uma imagem que mostra …"). The offline model sees none: the caption alone, or a
+  pt-BR note that the image could not be seen. A failed or slow call keeps the caption (logged).
 - Audio goes to a `TranscriptionProvider` when one is configured; with none (the default), or
   when it fails, the message keeps `needs_transcription` and the kind pt-BR reply asking the
   customer to write instead.
@@ -87,6 +92,15 @@ class TranscriptionProvider(Protocol):
     name: str
 
     async def transcribe(self, audio: bytes, mime_type: str, *, language: str = "pt-BR") -> str: ...
+
+
+class ImageDescriber(Protocol):
+    """What the enricher needs of a model provider (`balcao.models.base.ModelProvider` is one)."""
+
+    name: str
+    sees_images: bool
+
+    async def describe_image(self, image: bytes, media_type: str) -> str | None: ...
 
 
 class Geocoder(Protocol):
@@ -195,6 +209,8 @@ class ContentEnricher:
         *,
         geocoder: Geocoder | None = None,
         transcriber: TranscriptionProvider | None = None,
+        describer: ImageDescriber | None = None,
+        describe_timeout_seconds: float = 30.0,
         pdf_max_pages: int = 20,
         pdf_max_chars: int = 12_000,
         media_max_bytes: int = 16 * 1024 * 1024,
@@ -202,6 +218,8 @@ class ContentEnricher:
     ) -> None:
         self.geocoder = geocoder
         self.transcriber = transcriber
+        self.describer = describer if describer is not None and describer.sees_images else None
+        self.describe_timeout_seconds = describe_timeout_seconds
         self.pdf_max_pages = pdf_max_pages
         self.pdf_max_chars = pdf_max_chars
         self.media_max_bytes = media_max_bytes
@@ -214,6 +232,8 @@ class ContentEnricher:
             return False
         if message.type == MessageType.DOCUMENT:
             return is_pdf(media.mime_type, media.file_name, media.content)
+        if message.type == MessageType.IMAGE:
+            return self.describer is not None
         return message.type == MessageType.AUDIO and message.needs_transcription and self.transcriber is not None
 
     async def enrich(
@@ -230,7 +250,28 @@ class ContentEnricher:
         message = await self._with_media(message, media_source, raw_message)
         if message.type == MessageType.DOCUMENT:
             return await self._read_pdf(message)
+        if message.type == MessageType.IMAGE:
+            return await self._describe(message)
         return await self._transcribe(message)
+
+    async def _describe(self, message: NormalizedInbound) -> NormalizedInbound:
+        media = message.media
+        assert media is not None and self.describer is not None
+        if not media.content:
+            return _noted(message, "image_not_available")
+        try:
+            description = await asyncio.wait_for(
+                self.describer.describe_image(media.content, media.mime_type), self.describe_timeout_seconds
+            )
+        except Exception as exc:  # noqa: BLE001 - the caption stays; the message is never lost
+            log.warning(
+                "image description failed; the caption alone goes on",
+                extra={"provider": self.describer.name, "message_id": message.message_id, "error": repr(exc)},
+            )
+            return _noted(message, f"image_description_failed: {type(exc).__name__}")
+        if not description:
+            return _noted(message, "image_not_described")
+        return replace(message, image_description=description.replace("\x00", ""))
 
     async def _geocode(self, message: NormalizedInbound) -> NormalizedInbound:
         assert message.location is not None and self.geocoder is not None

@@ -45,7 +45,9 @@ from services.gateway.edge.inbound import (
     SinkRejected,
     WebTurns,
 )
-from services.gateway.edge.ratelimit import RateLimiter
+from services.gateway.edge.inbox import DeliveryInbox, RateLimited
+from services.gateway.edge.ratelimit import RateLimiter, SharedRateLimiter
+from services.gateway.edge.store import DeliveryRow
 from services.gateway.edge.web import InvalidWebMessage, normalize_web_message, parse_web_request
 
 log = logging.getLogger(__name__)
@@ -195,8 +197,12 @@ class Edge:
     evolution: EvolutionClient | None = None
     turns: WebTurns | None = None
     limits: EdgeLimits = field(default_factory=EdgeLimits)
-    # Per contact and per organisation; None: no limit (the benchmark, the router's unit tests).
-    rate_limiter: RateLimiter | None = None
+    # Per contact and per organisation; None: no limit. With an inbox, the webhook's limits are
+    # the inbox's (counted in its transaction); this one serves the web channel.
+    rate_limiter: RateLimiter | SharedRateLimiter | None = None
+    # Where webhook deliveries are stored before the 2xx (group commit) and drained into the sink
+    # later (`take_delivery`); None: the sink takes each message inside the request.
+    inbox: DeliveryInbox | None = None
 
     # -- the two entry points ---------------------------------------------------------------------
 
@@ -235,7 +241,9 @@ class Edge:
                     continue
                 assert message is not None
                 work.append((instance, event, message))
-        limited = self._rate_limited([(i.organization_id, m.sender_key) for i, _, m in work])
+        if self.inbox is not None:
+            return await self._store_deliveries(raw, work, summary, ignored)
+        limited = await self._rate_limited([(i.organization_id, m.sender_key) for i, _, m in work])
         if limited is not None:
             return limited
         for instance, event, message in work:
@@ -251,21 +259,63 @@ class Edge:
         summary["ignored"] = ignored
         return JSONResponse(summary)
 
-    def _rate_limited(self, senders: list[tuple[str, str]]) -> Response | None:
+    async def _store_deliveries(
+        self,
+        raw: bytes,
+        work: list[tuple[EvolutionInstance, dict[str, Any], NormalizedInbound]],
+        summary: dict[str, Any],
+        ignored: list[dict[str, str]],
+    ) -> Response:
+        """The inbox path: every message of the body stored (or recognised) durably, then the 2xx."""
+        assert self.inbox is not None
+        rows = [
+            DeliveryRow(i.organization_id, m.channel_instance, m.sender_key, m.message_id, m.from_business, raw)
+            for i, _, m in work
+        ]
+        try:
+            fresh = await self.inbox.store(rows)
+        except RateLimited as exc:
+            return _too_many(exc.retry_after)
+        except Exception:
+            log.exception("the webhook's deliveries could not be stored; Evolution will retry")
+            return error_response(503, "unavailable", "the message could not be stored; retry later")
+        for row, new in zip(rows, fresh, strict=True):
+            summary["duplicates" if not new else "recorded" if row.from_business else "accepted"] += 1
+        summary["ignored"] = ignored
+        return JSONResponse(summary)
+
+    async def take_delivery(
+        self, organization_id: str, instance_name: str, sender_key: str, message_id: str, body: bytes
+    ) -> Receipt:
+        """Hand one stored delivery to the sink: normalise its body again, read its media, accept it.
+
+        `SinkRejected` when the delivery can no longer be taken as stored (the instance was removed
+        or moved, or its flags now ignore the message): the drain records it and moves on.
+        """
+        instance = await self.directory.evolution_instance(instance_name)
+        if instance is None or instance.organization_id != organization_id:
+            raise SinkRejected(f"instance {instance_name!r} is no longer configured for this organisation")
+        options = instance.normalize_options(self.limits.media_max_bytes)
+        for event in events_of(json.loads(body)):
+            if not isinstance(event, dict) or event.get("instance") != instance_name:
+                continue
+            for item in normalize_event(event, options):
+                message = item.typed_by_business if isinstance(item, Ignored) else item
+                if message is not None and message.message_id == message_id and message.sender_key == sender_key:
+                    return await self._accept(instance, message, event)
+        raise SinkRejected(f"message {message_id} is not taken by this instance as it is configured now")
+
+    async def _rate_limited(self, senders: list[tuple[str, str]]) -> Response | None:
         """429 (nothing stored) when a contact or an organisation is over its rate; None otherwise."""
         if self.rate_limiter is None or not senders:
             return None
-        keys: list[str] = []
+        wait = 0.0
         for organization_id in dict.fromkeys(org for org, _ in senders):
-            keys.extend(self.rate_limiter.keys(organization_id, [s for o, s in senders if o == organization_id]))
-        wait = self.rate_limiter.acquire(keys)
-        if wait <= 0:
-            return None
-        response = error_response(
-            429, "rate_limited", "too many messages from this contact or organisation; retry later"
-        )
-        response.headers["retry-after"] = str(max(1, math.ceil(wait)))
-        return response
+            mine = [s for o, s in senders if o == organization_id]
+            wait = max(wait, await self.rate_limiter.check(organization_id, mine))
+            if wait > 0:
+                break
+        return _too_many(wait) if wait > 0 else None
 
     def _webhook_events(self, body: Any) -> list[dict[str, Any]]:
         try:
@@ -321,7 +371,7 @@ class Edge:
                 raise EdgeError(400, "invalid_argument", str(exc)) from None
         except EdgeError as exc:
             return exc.response()
-        limited = self._rate_limited([(key.organization_id, message.sender_key)])
+        limited = await self._rate_limited([(key.organization_id, message.sender_key)])
         if limited is not None:
             return limited
         message = await self.enricher.enrich(message)
@@ -359,6 +409,12 @@ class Edge:
         if key is None:
             raise EdgeError(401, "unauthenticated", "the API key is not valid")
         return key
+
+
+def _too_many(wait: float) -> JSONResponse:
+    response = error_response(429, "rate_limited", "too many messages from this contact or organisation; retry later")
+    response.headers["retry-after"] = str(max(1, math.ceil(wait)))
+    return response
 
 
 async def _guarded(handler: Any, request: Request) -> Response:

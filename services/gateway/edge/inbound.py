@@ -128,6 +128,9 @@ class NormalizedInbound:
     place: Place | None = None
     # The text of a PDF the customer sent (pypdf), capped; empty when none or unreadable.
     document_text: str = ""
+    # What an image shows, in the model's words (pt-BR); empty when no model that sees images is
+    # configured, the image could not be read, or the call failed (the caption alone then).
+    image_description: str = ""
     # An audio whose words are not known yet (no transcription provider, or it failed).
     needs_transcription: bool = False
     # True when `text` is a transcript of the audio (a provider's or Evolution's `speechToText`).
@@ -193,12 +196,31 @@ class NormalizedInbound:
         return message
 
     def _folded_text(self) -> str:
+        if self.type == MessageType.IMAGE:
+            return self._image_text()
         if not self.document_text:
             return self.text
         name = self.media.file_name if self.media and self.media.file_name else "documento"
         body = self.document_text[:FOLDED_DOCUMENT_CHARS]
         folded = f"[Texto do documento {name}]\n{body}"
         return f"{self.text}\n\n{folded}" if self.text else folded
+
+
+    def _image_text(self) -> str:
+        """The caption, and what the image shows as the Conversador should read it, in pt-BR."""
+        if self.image_description:
+            seen = f"[O cliente enviou uma imagem que mostra: {self.image_description}]"
+            return f"{seen}\nLegenda do cliente: {self.text}" if self.text else seen
+        if self.text:
+            return self.text
+        return IMAGE_UNSEEN_PT
+
+
+# An image with no caption that no model described: what the Conversador reads instead.
+IMAGE_UNSEEN_PT = (
+    "[O cliente enviou uma imagem sem legenda e não foi possível ver o que ela mostra. "
+    "Se for preciso, peça com gentileza que ele conte por escrito do que se trata.]"
+)
 
 
 class IgnoreReason(StrEnum):

@@ -28,6 +28,7 @@ from balcao.crm.v1 import crm_resources_pb2 as r
 from balcao.gateway.v1 import gateway_pb2 as gw
 from balcao.gateway.v1 import gateway_pb2_grpc
 from balcao.kit import db
+from services.gateway.edge.evolution.auth import mint_webhook_jwt
 from services.gateway.edge.evolution.normalize import AUDIO_WITHOUT_TRANSCRIPTION_PT, NormalizeOptions, normalize_event
 from services.gateway.edge.inbound import Ignored, IgnoreReason, NormalizedInbound
 from services.gateway.http import create_app
@@ -72,6 +73,22 @@ class Wired:
                 {"id": message_id},
             )
             return list(result.mappings())
+
+    async def stored(self, message_id: str, wait: float = 30) -> list[Any]:
+        """The inbound rows of a message the webhook acknowledged: the drain stores them just after."""
+        deadline = time.monotonic() + wait
+        while not (rows := await self.rows(message_id)):
+            assert time.monotonic() < deadline, f"{message_id} never reached the runtime"
+            await asyncio.sleep(0.05)
+        return rows
+
+    async def nothing_stored(self, message_id: str) -> bool:
+        """Neither a delivery nor an inbound row for this message id."""
+        async with self.sql.connect() as conn:
+            deliveries = await conn.execute(
+                sa.text("SELECT count(*) FROM gateway.edge_deliveries WHERE message_id = :id"), {"id": message_id}
+            )
+            return deliveries.scalar_one() == 0 and await self.rows(message_id) == []
 
     async def turn_of(self, message_id: str, wait: float = 60) -> gw.TurnResult:
         """The finished turn that took this message."""
@@ -149,7 +166,7 @@ async def wired(mesh: RunningMesh, fakes: tuple[FakeEvolution, FakeEvolution]) -
 def text_event(instance: str, phone_digits: str, text: str, message_id: str | None = None) -> dict[str, Any]:
     body = load_fixture("01")
     body["instance"] = instance
-    body["apikey"] = TOKEN if instance == "atendimento" else FAILING_TOKEN
+    body["apikey"] = FAILING_TOKEN if instance == "falhas" else TOKEN
     body["data"]["key"]["remoteJid"] = f"{phone_digits}@s.whatsapp.net"
     body["data"]["key"]["id"] = message_id or uuid.uuid4().hex[:20].upper()
     body["data"]["message"]["conversation"] = text
@@ -188,10 +205,10 @@ async def test_every_fixture_is_stored_as_the_right_inbound(wired: Wired) -> Non
             if isinstance(item, Ignored) and (item.reason != IgnoreReason.FROM_ME or message is None):
                 assert item.reason.value in [i["reason"] for i in summary["ignored"]], path.name
                 if item.message_id:
-                    assert await wired.rows(item.message_id) == [], path.name
+                    assert await wired.nothing_stored(item.message_id), path.name
                 continue
             assert isinstance(message, NormalizedInbound)
-            (row,) = await wired.rows(message.message_id)
+            (row,) = await wired.stored(message.message_id)
             assert (row["sender_key"], row["jid"], row["message_type"], row["from_business"]) == (
                 message.phone,
                 message.jid,
@@ -202,7 +219,7 @@ async def test_every_fixture_is_stored_as_the_right_inbound(wired: Wired) -> Non
             if message.type.value == "text":
                 assert row["text"] == message.text, path.name
     # What a reader of the reference expects of a few of them, spelled out:
-    by_id = {m: (await wired.rows(m))[0] for m in ("B7C8D9E0F1A2B3C4D5E6F7A8B9C0D1E2",)}
+    by_id = {m: (await wired.stored(m))[0] for m in ("B7C8D9E0F1A2B3C4D5E6F7A8B9C0D1E2",)}
     voice = by_id["B7C8D9E0F1A2B3C4D5E6F7A8B9C0D1E2"]
     assert (voice["sender_key"], voice["message_type"]) == ("+5531988887777", "audio")
 
@@ -289,7 +306,7 @@ async def test_wrong_or_missing_secret_is_401_and_nothing_is_stored(wired: Wired
     body = text_event("atendimento", new_digits(), "Oi")
     response = await wired.webhook(body, headers)
     assert response.status_code == 401 and response.json()["code"] == "unauthenticated"
-    assert await wired.rows(body["data"]["key"]["id"]) == []
+    assert await wired.nothing_stored(body["data"]["key"]["id"])
 
 
 async def test_an_instance_nobody_configured_is_401_and_nothing_is_stored(wired: Wired) -> None:
@@ -297,7 +314,7 @@ async def test_an_instance_nobody_configured_is_401_and_nothing_is_stored(wired:
     body["instance"] = "instancia-desconhecida"
     response = await wired.webhook(body)
     assert response.status_code == 401
-    assert await wired.rows(body["data"]["key"]["id"]) == []
+    assert await wired.nothing_stored(body["data"]["key"]["id"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -485,3 +502,98 @@ async def test_switching_the_operador_states_the_consequence_and_changes_crm(mes
         await wired.stub.ListRoles(gw.ListRolesRequest(organization_id=str(uuid.uuid4())), metadata=wired.md)
     assert error.value.code() == grpc.StatusCode.NOT_FOUND
     assert not await operador_in_crm()
+
+
+# ---------------------------------------------------------------------------------------------
+# Instance flags: groups, broadcasts, newsletters, the secret header's name, a separate JWT key
+# ---------------------------------------------------------------------------------------------
+
+
+async def set_instance(wired: Wired, name: str, **fields: Any) -> gw.SetChannelInstanceResponse:
+    instance = gw.ChannelInstance(base_url=wired.evolution.url, api_key=TOKEN, **fields)
+    return await wired.stub.SetChannelInstance(
+        gw.SetChannelInstanceRequest(organization_id=wired.org.organization_id, instance_name=name, instance=instance),
+        metadata=wired.md,
+    )
+
+
+def chat_event(instance: str, chat: str, participant: str) -> dict[str, Any]:
+    body = text_event(instance, new_digits(), "Oi, vocês atendem sábado?")
+    body["data"]["key"]["remoteJid"] = chat
+    body["data"]["key"]["participant"] = participant
+    return body
+
+
+@pytest.mark.parametrize(
+    ("flag", "chat", "reason"),
+    [
+        ("allow_groups", "120363025246125888@g.us", "group"),
+        ("allow_broadcasts", "status@broadcast", "status"),
+        ("allow_newsletters", "120363144038483540@newsletter", "newsletter"),
+    ],
+)
+async def test_each_chat_kind_is_ignored_until_its_instance_flag_is_on(
+    wired: Wired, flag: str, chat: str, reason: str
+) -> None:
+    name = f"flag-{reason}"
+    assert not (await set_instance(wired, name, webhook_secret=SECRET)).refusal_pt
+    participant = f"{new_digits()}@s.whatsapp.net"
+    off = chat_event(name, chat, participant)
+    answer = (await wired.webhook(off)).json()
+    assert answer["accepted"] == 0 and [i["reason"] for i in answer["ignored"]] == [reason]
+    assert await wired.nothing_stored(off["data"]["key"]["id"])
+
+    stored = await set_instance(wired, name, **{flag: True})  # secrets omitted: the stored ones stay
+    assert getattr(stored.instance, flag) and stored.instance.webhook_secret_set
+    on = chat_event(name, chat, participant)
+    assert (await wired.webhook(on)).json()["accepted"] == 1
+    (row,) = await wired.stored(on["data"]["key"]["id"])
+    assert row["sender_key"] == "+" + participant.split("@")[0]
+
+
+async def test_the_secret_travels_in_the_header_the_instance_names(wired: Wired) -> None:
+    stored = await set_instance(wired, "cabecalho", webhook_secret=SECRET, webhook_secret_header="X-Evo-Token")
+    assert stored.instance.webhook_secret_header == "x-evo-token"
+    body = text_event("cabecalho", new_digits(), "Oi")
+    refused = await wired.webhook(body)  # the default header no longer counts
+    assert refused.status_code == 401
+    assert await wired.nothing_stored(body["data"]["key"]["id"])
+    assert (await wired.webhook(body, {"X-Evo-Token": SECRET})).json()["accepted"] == 1
+
+
+async def test_a_separate_jwt_key_signs_and_the_webhook_secret_does_not(wired: Wired) -> None:
+    jwt_key = "chave-do-jwt-separada-0123456789"
+    stored = await set_instance(wired, "jwt-separado", webhook_secret=SECRET, jwt_key=jwt_key)
+    assert stored.instance.jwt_key_set and not stored.instance.jwt_key
+    body = text_event("jwt-separado", new_digits(), "Oi")
+    signed_with_secret = {"authorization": f"Bearer {mint_webhook_jwt(SECRET)}"}
+    assert (await wired.webhook(body, signed_with_secret)).status_code == 401
+    assert await wired.nothing_stored(body["data"]["key"]["id"])
+    signed = {"authorization": f"Bearer {mint_webhook_jwt(jwt_key)}"}
+    assert (await wired.webhook(body, signed)).json()["accepted"] == 1
+    # A new webhook secret leaves the separate JWT key where it was.
+    await set_instance(wired, "jwt-separado", webhook_secret="outro-segredo-do-webhook-01")
+    again = text_event("jwt-separado", new_digits(), "Oi de novo")
+    assert (await wired.webhook(again, signed)).json()["accepted"] == 1
+    listed = await wired.stub.ListChannelInstances(
+        gw.ListChannelInstancesRequest(organization_id=wired.org.organization_id), metadata=wired.md
+    )
+    assert jwt_key not in str(listed) and SECRET not in str(listed)
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"webhook_secret_header": "authorization"}, "outro uso"),
+        ({"webhook_secret_header": "x webhook"}, "hífens"),
+        ({"jwt_key": "curta"}, "jwt_key"),
+    ],
+)
+async def test_flag_refusals_store_nothing(wired: Wired, fields: dict[str, str], words: str) -> None:
+    answer = await set_instance(wired, "recusada", webhook_secret=SECRET, **fields)
+    assert words in answer.refusal_pt
+    async with wired.sql.connect() as conn:
+        count = await conn.execute(
+            sa.text("SELECT count(*) FROM gateway.channel_instances WHERE instance_name = 'recusada'")
+        )
+        assert count.scalar_one() == 0
