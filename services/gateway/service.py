@@ -3,8 +3,11 @@ the Operador for StartProactiveTurn.
 
 Maps proto ↔ the runtime (`intake`) and errors to gRPC status, in one place: invalid input is
 INVALID_ARGUMENT, an unknown organisation or id NOT_FOUND (nothing stored in either case), a peer
-that does not answer UNAVAILABLE. The HTTP edge runs in this same process and calls the servicer
-directly. The admin RPCs are thin façades over the data owners, one module per domain:
+that does not answer UNAVAILABLE. The HTTP edge runs in this same process: the webhook and the web
+channel hand messages to the runtime directly, and the HTTP/JSON bridge calls this servicer through
+the gateway's own gRPC port, so its callers meet the same identity checks.
+
+The admin RPCs are thin façades over the data owners, one module per domain:
 organisations (`admin_organizations`), units, capabilities and publishing (`admin_units`), gates
 (`admin_gates`), knowledge (`admin_knowledge`), the Central inbox and conversation owners
 (`admin_central`), executions and metrics (`admin_executions`), channels (`channel_directory`) and
