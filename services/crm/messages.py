@@ -99,10 +99,29 @@ def from_json(document: Any, message: Message) -> Message:
 
 
 def struct(document: Any) -> struct_pb2.Struct:
-    value = struct_pb2.Struct()
-    if document:
-        value.update(document)
-    return value
+    """A dict as a Struct, built in one constructor call (Struct.update walks it in Python, field by field)."""
+    if not document:
+        return struct_pb2.Struct()
+    return struct_pb2.Struct(fields={key: _to_value(item) for key, item in document.items()})
+
+
+def _to_value(item: Any) -> struct_pb2.Value:
+    # The same mapping as Struct.update: None, bool (before int), str, number, dict, list.
+    if item is None:
+        return struct_pb2.Value(null_value=struct_pb2.NULL_VALUE)
+    if isinstance(item, bool):
+        return struct_pb2.Value(bool_value=item)
+    if isinstance(item, str):
+        return struct_pb2.Value(string_value=item)
+    if isinstance(item, (int, float)):
+        return struct_pb2.Value(number_value=item)
+    if isinstance(item, dict):
+        return struct_pb2.Value(struct_value=struct(item))
+    if isinstance(item, (list, tuple)):
+        return struct_pb2.Value(list_value=struct_pb2.ListValue(values=[_to_value(x) for x in item]))
+    fallback = struct_pb2.Struct()
+    fallback.update({"v": item})  # anything else: exactly what update does with it (a Struct, or the error)
+    return fallback.fields["v"]
 
 
 def struct_to_dict(value: struct_pb2.Struct) -> dict[str, Any]:
@@ -137,7 +156,46 @@ def actor_doc(value: r.Actor) -> dict[str, str]:
 def declaracao(document: Any) -> declaracao_pb2.DeclaracaoDoTurno | None:
     if document is None:
         return None
+    built = _declaracao_as_stored(document)
+    if built is not None:
+        return built
     return from_json(document, declaracao_pb2.DeclaracaoDoTurno())  # type: ignore[return-value]
+
+
+_CATEGORIAS = frozenset(declaracao_pb2.Categoria.keys())
+
+
+def _declaracao_as_stored(document: Any) -> declaracao_pb2.DeclaracaoDoTurno | None:
+    """The declaração read from the shape MessageToDict stored it in, without the generic parser (the largest
+    cost of reading a batch of checkpoints); None for anything else, which ParseDict then reads as before."""
+    if not isinstance(document, dict) or not document.keys() <= {"intencoes", "promessas", "nadaADeclarar"}:
+        return None
+    intencoes, promessas = document.get("intencoes", []), document.get("promessas", [])
+    nada = document.get("nadaADeclarar", False)
+    if not isinstance(intencoes, list) or not isinstance(promessas, list) or not isinstance(nada, bool):
+        return None
+    built = declaracao_pb2.DeclaracaoDoTurno(nada_a_declarar=nada)
+    for item in intencoes:
+        if not isinstance(item, dict) or not item.keys() <= {"oQue", "evidencia", "categoria"}:
+            return None
+        o_que, evidencia = item.get("oQue", ""), item.get("evidencia", "")
+        categoria = item.get("categoria", "CATEGORIA_UNSPECIFIED")
+        if not isinstance(o_que, str) or not isinstance(evidencia, str) or categoria not in _CATEGORIAS:
+            return None
+        built.intencoes.add(o_que=o_que, evidencia=evidencia, categoria=declaracao_pb2.Categoria.Value(categoria))
+    for item in promessas:
+        if not isinstance(item, dict) or not item.keys() <= {"oQue", "prazo"}:
+            return None
+        o_que, prazo = item.get("oQue", ""), item.get("prazo")
+        if not isinstance(o_que, str) or not (prazo is None or isinstance(prazo, str)):
+            return None
+        promessa = built.promessas.add(o_que=o_que)
+        if prazo is not None:
+            try:
+                promessa.prazo.FromJsonString(prazo)
+            except ValueError:
+                return None
+    return built
 
 
 # --- organisation and configuration ---------------------------------------------------------

@@ -16,6 +16,7 @@ whose keys were only partly used is NOT_APPLIED (the single RPCs replay the used
 
 from __future__ import annotations
 
+import functools
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -327,8 +328,13 @@ def _activity(contact: UUID, kind: int, summary: str, actor: r.Actor, at: dateti
         "actor": m.actor_doc(actor if actor.kind else SYSTEM), "summary_pt": summary, "turn_id": turn_id,
         "event_id": event_id, "details": details or {}, "occurred_at": occurred_at or at, "recorded_at": at,
     }
-    row["actor_json"], row["details_json"] = js(row["actor"]), js(row["details"])
+    row["actor_json"], row["details_json"] = _actor_json(row["actor"]["kind"], row["actor"]["name"]), js(row["details"])
     return row
+
+
+@functools.lru_cache(maxsize=256)
+def _actor_json(kind: str, name: str) -> str:
+    return js({"kind": kind, "name": name})
 
 
 async def _rare(conn: AsyncConnection, org: UUID, write: _Write, policy: queue.QueuePolicy) -> Message:

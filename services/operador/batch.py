@@ -15,7 +15,6 @@ import logging
 from dataclasses import dataclass, field
 
 import grpc
-from google.protobuf import json_format
 
 from balcao.crm.v1 import crm_read_pb2 as cr
 from balcao.crm.v1 import crm_resources_pb2 as r
@@ -40,7 +39,8 @@ async def run(processor: Processor, events: list[r.Event]) -> BatchResult:
     candidates: list[tuple[r.Event, r.Organization, str, str]] = []
     for event in events:
         try:
-            turn_id, contact_id = ids_of(json_format.MessageToDict(event.payload))
+            # The two ids straight from the Struct (MessageToDict of the whole payload cost more than the plan).
+            turn_id, contact_id = ids_of({k: event.payload[k] for k in ('turn_id', 'contact_id') if k in event.payload})
             organization = await organizations.get(peers, event.organization_id)
         except (MalformedEvent, grpc.aio.AioRpcError):
             result.single.append(event)  # the single way reports it as it always did

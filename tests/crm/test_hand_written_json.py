@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
+from balcao.common.v1 import declaracao_pb2 as dc
 from balcao.crm.v1 import crm_resources_pb2 as r
 from services.crm import messages as m
 from services.crm.turn_basics import outcome_doc
@@ -56,3 +57,39 @@ def test_an_outcome_is_stored_as_message_to_dict_writes_it(outcome: r.OperadorOu
         complete.finished_at.FromDatetime(AT)
     expected = json_format.MessageToDict(complete)
     assert json.dumps(outcome_doc(outcome, AT)) == json.dumps(expected)
+
+
+def test_a_dict_becomes_the_struct_update_builds() -> None:
+    document = {"a": 1, "b": 1.5, "c": "olá", "d": None, "e": True, "f": [1, "x", {"y": []}, None, False],
+                "g": {"h": {"i": 2}}, "j": {}, "k": [], "t": (1, 2)}
+    expected = struct_pb2.Struct()
+    expected.update(document)
+    assert m.struct(document) == expected
+    assert m.struct({}) == struct_pb2.Struct() and m.struct(None) == struct_pb2.Struct()
+
+
+def test_a_dict_with_a_value_struct_cannot_hold_is_refused_as_before() -> None:
+    with pytest.raises(ValueError):
+        m.struct({"a": object()})
+
+
+@pytest.mark.parametrize("declaracao", [
+    dc.DeclaracaoDoTurno(),
+    dc.DeclaracaoDoTurno(nada_a_declarar=True),
+    dc.DeclaracaoDoTurno(intencoes=[
+        dc.Intencao(o_que="quer agendar", evidencia="queria marcar", categoria=dc.CATEGORIA_QUER_AGENDAR),
+        dc.Intencao(o_que="pergunta"),
+    ], promessas=[
+        dc.Promessa(o_que="retorno amanhã", prazo=m.ts(AT)), dc.Promessa(o_que="sem prazo"),
+    ]),
+])
+def test_a_stored_declaracao_reads_back_as_parse_dict_reads_it(declaracao: dc.DeclaracaoDoTurno) -> None:
+    stored = json.loads(json.dumps(json_format.MessageToDict(declaracao)))
+    assert m.declaracao(stored) == declaracao == json_format.ParseDict(stored, dc.DeclaracaoDoTurno())
+
+
+def test_a_declaracao_in_another_shape_still_goes_through_parse_dict() -> None:
+    document = {"intencoes": [{"o_que": "quer agendar", "categoria": 1}], "nada_a_declarar": False, "extra": 1}
+    expected = json_format.ParseDict(document, dc.DeclaracaoDoTurno(), ignore_unknown_fields=True)
+    assert m.declaracao(document) == expected and expected.intencoes[0].o_que == "quer agendar"
+

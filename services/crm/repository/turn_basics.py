@@ -29,8 +29,9 @@ _OBLIGATIONS = q(
     "SELECT * FROM crm.obligations WHERE organization_id = :org AND turn_id = ANY(CAST(:turns AS text[])) "
     "ORDER BY created_at, turn_id, promise_index"
 )
-_STATES = q(
-    "SELECT * FROM crm.lead_state WHERE organization_id = :org AND contact_id = ANY(CAST(:contacts AS uuid[]))"
+_STATES = q(  # only the stage: the batch compares it to tell a STAGE_CHANGED line
+    "SELECT contact_id, stage_key FROM crm.lead_state "
+    "WHERE organization_id = :org AND contact_id = ANY(CAST(:contacts AS uuid[]))"
 )
 _EXECUTIONS = q(
     "SELECT turn_id FROM crm.turn_executions WHERE organization_id = :org AND turn_id = ANY(CAST(:turns AS text[]))"
