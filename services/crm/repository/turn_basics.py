@@ -18,8 +18,9 @@ _CONTACTS = q(
     "SELECT * FROM crm.contacts WHERE organization_id = :org AND contact_id = ANY(CAST(:contacts AS uuid[]))"
 )
 # Locked in a fixed order, so two batches touching the same contacts cannot deadlock each other.
-_CONTACTS_LOCKED = q(
-    "SELECT * FROM crm.contacts WHERE organization_id = :org AND contact_id = ANY(CAST(:contacts AS uuid[])) "
+_CONTACTS_LOCKED = q(  # only what the batch checks (anonymised, a person in control)
+    "SELECT contact_id, anonymized, human_in_control, human_control_until FROM crm.contacts "
+    "WHERE organization_id = :org AND contact_id = ANY(CAST(:contacts AS uuid[])) "
     "ORDER BY contact_id FOR UPDATE"
 )
 _CHECKPOINTS = q(
