@@ -19,6 +19,7 @@ import asyncio
 import json
 import os
 import secrets
+import signal
 import subprocess
 import sys
 import tempfile
@@ -46,12 +47,6 @@ from services.operador.processing import Processor  # noqa: E402
 from services.operador.worker import Worker  # noqa: E402
 
 TARGET_EVENTS_PER_SECOND = 1000.0
-
-
-
-
-
-
 
 
 async def _seed(writer: crm_write_pb2_grpc.CrmWriteServiceStub, md: tuple[tuple[str, str], ...],
@@ -86,14 +81,29 @@ async def _seed(writer: crm_write_pb2_grpc.CrmWriteServiceStub, md: tuple[tuple[
     return org.organization_id
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of another process (Linux /proc), in seconds."""
+def _cpu_seconds(pid: int, *, reaped: bool = False) -> float:
+    """User + system CPU time of another process (Linux /proc), in seconds; `reaped` adds its ended children's."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[11]) + int(fields[12]) + ((int(fields[13]) + int(fields[14])) if reaped else 0)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _postgres_cpu_seconds(postmaster: int) -> float:
+    """CPU time of the whole PostgreSQL server: the postmaster, its ended children and every live one."""
+    total = _cpu_seconds(postmaster, reaped=True)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(stat[1]) == postmaster:
+                    total += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+            except (OSError, IndexError, ValueError):
+                continue  # ended meanwhile
+    return total
 
 
 async def _round(address: str, secret: str, workers: int, turns: int, batch: int,
-                 crm_pid: int, batched: bool = True) -> dict[str, float | int]:
+                 crm_pid: int, pg_pid: int, batched: bool = True, spy: str = "") -> dict[str, float | int]:
     md = (("authorization", f"Bearer {mint_token(secret.encode(), 'gateway', ttl=3600)}"),)
     async with grpc.aio.insecure_channel(address) as channel:
         org = await _seed(crm_write_pb2_grpc.CrmWriteServiceStub(channel), md, turns, contacts=100)
@@ -109,10 +119,22 @@ async def _round(address: str, secret: str, workers: int, turns: int, batch: int
         while await worker.drain_once(organization_id=org):
             pass
 
+    profiler = None
+    if spy:  # py-spy on crm during the drain only (collapsed stacks, for a look at where crm's time goes)
+        profiler = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(crm_pid),
+                                     "--format", "raw", "--nonblocking", "--rate", "400",
+                                     "-o", f"{spy}.{workers}w.txt"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        await asyncio.sleep(1.0)
     started, cpu_here, cpu_crm = time.perf_counter(), time.process_time(), _cpu_seconds(crm_pid)
+    cpu_pg = _postgres_cpu_seconds(pg_pid)
     await asyncio.gather(*(drain(w) for w in pool))
     elapsed = time.perf_counter() - started
     cpu_here, cpu_crm = time.process_time() - cpu_here, _cpu_seconds(crm_pid) - cpu_crm
+    cpu_pg = _postgres_cpu_seconds(pg_pid) - cpu_pg
+    if profiler is not None:
+        profiler.send_signal(signal.SIGINT)
+        profiler.wait(30)
     for p in peers:
         await p.close()
     seen = [e for w in pool for e in w.processed]
@@ -120,7 +142,8 @@ async def _round(address: str, secret: str, workers: int, turns: int, batch: int
             "left_behind": turns - len(set(seen)), "seconds": round(elapsed, 3),
             "events_per_second": round(len(seen) / elapsed, 1),
             "operador_cpu_us_per_event": round(cpu_here / max(len(seen), 1) * 1e6, 1),
-            "crm_cpu_us_per_event": round(cpu_crm / max(len(seen), 1) * 1e6, 1)}
+            "crm_cpu_us_per_event": round(cpu_crm / max(len(seen), 1) * 1e6, 1),
+            "postgres_cpu_us_per_event": round(cpu_pg / max(len(seen), 1) * 1e6, 1)}
 
 
 def main() -> int:
@@ -130,6 +153,8 @@ def main() -> int:
     parser.add_argument("--workers", default="1,2", help="worker counts, comma-separated")
     parser.add_argument("--single", action="store_true",
                         help="every event the single way (one crm call per write), for comparison")
+    parser.add_argument("--py-spy", default="", metavar="PREFIX",
+                        help="record crm with py-spy during each measured drain into PREFIX.<n>w.txt")
     args = parser.parse_args()
     counts = [int(n) for n in args.workers.split(",")]
     with tempfile.TemporaryDirectory(prefix="balcao-bench-operador-") as tmp:
@@ -143,8 +168,10 @@ def main() -> int:
             address = f"127.0.0.1:{port}"
             asyncio.run(wait_serving(address, process, "crm"))
             batched = not args.single
-            asyncio.run(_round(address, secret, 1, 200, args.batch, process.pid, batched))  # warm-up
-            rounds = [asyncio.run(_round(address, secret, n, args.turns, args.batch, process.pid, batched))
+            pg_pid = int((database.pgdata / "postmaster.pid").read_text().splitlines()[0])
+            asyncio.run(_round(address, secret, 1, 200, args.batch, process.pid, pg_pid, batched))  # warm-up
+            rounds = [asyncio.run(_round(address, secret, n, args.turns, args.batch, process.pid, pg_pid, batched,
+                                         args.py_spy))
                       for n in counts]
         finally:
             process.terminate()
@@ -158,11 +185,11 @@ def main() -> int:
     print(f"operador throughput, role off (basic registration by code), {way}, Claim batch {args.batch} "
           f"+ CompleteBatch; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(f"{'workers':>7} {'events':>7} {'seconds':>8} {'events/s':>9} {'dupes':>6} {'lost':>5} "
-          f"{'operador CPU µs/event':>22} {'crm CPU µs/event':>17}")
+          f"{'operador CPU µs/event':>22} {'crm CPU µs/event':>17} {'PostgreSQL CPU µs/event':>24}")
     for row in rounds:
         print(f"{row['workers']:>7} {row['events']:>7} {row['seconds']:>8} {row['events_per_second']:>9} "
               f"{row['duplicates']:>6} {row['left_behind']:>5} {row['operador_cpu_us_per_event']:>22} "
-              f"{row['crm_cpu_us_per_event']:>17}")
+              f"{row['crm_cpu_us_per_event']:>17} {row['postgres_cpu_us_per_event']:>24}")
     correct = all(row["duplicates"] == 0 and row["left_behind"] == 0 for row in rounds)
     met = correct and all(float(row["events_per_second"]) >= TARGET_EVENTS_PER_SECOND for row in rounds)
     print(json.dumps({
@@ -170,6 +197,8 @@ def main() -> int:
         **{f"events_per_second_{row['workers']}_workers": row["events_per_second"] for row in rounds},
         **{f"operador_cpu_us_per_event_{row['workers']}_workers": row["operador_cpu_us_per_event"] for row in rounds},
         **{f"crm_cpu_us_per_event_{row['workers']}_workers": row["crm_cpu_us_per_event"] for row in rounds},
+        **{f"postgres_cpu_us_per_event_{row['workers']}_workers": row["postgres_cpu_us_per_event"]
+           for row in rounds},
         "turns_per_round": args.turns, "batch": args.batch, "no_duplicates_no_losses": correct,
         "load_average_1m": round(os.getloadavg()[0], 2),
         "targets": {"events_per_second": TARGET_EVENTS_PER_SECOND}, "met": met,

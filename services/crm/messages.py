@@ -6,6 +6,7 @@ nested messages (settings, declaração, execution records, actors) as protobuf 
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 from typing import Any
 
@@ -63,12 +64,17 @@ EVENT_STATUS = EnumWords(r.EventStatus, "EVENT_STATUS_")
 # --- scalars -------------------------------------------------------------------------------
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_NAIVE_EPOCH = datetime(1970, 1, 1)
+
+
 def ts(value: datetime | None) -> timestamp_pb2.Timestamp | None:
+    """A datetime as a Timestamp (naive means UTC, as FromDatetime takes it), by integer arithmetic:
+    FromDatetime goes through calendar.timegm and costs several times more on the hot paths."""
     if value is None:
         return None
-    stamp = timestamp_pb2.Timestamp()
-    stamp.FromDatetime(value)
-    return stamp
+    delta = value - (_NAIVE_EPOCH if value.tzinfo is None else _EPOCH)
+    return timestamp_pb2.Timestamp(seconds=delta.days * 86400 + delta.seconds, nanos=delta.microseconds * 1000)
 
 
 def when(message: Message, field: str) -> datetime | None:
@@ -93,14 +99,48 @@ def from_json(document: Any, message: Message) -> Message:
 
 
 def struct(document: Any) -> struct_pb2.Struct:
-    value = struct_pb2.Struct()
-    if document:
-        value.update(document)
-    return value
+    """A dict as a Struct, built in one constructor call (Struct.update walks it in Python, field by field)."""
+    if not document:
+        return struct_pb2.Struct()
+    return struct_pb2.Struct(fields={key: _to_value(item) for key, item in document.items()})
+
+
+def _to_value(item: Any) -> struct_pb2.Value:
+    # The same mapping as Struct.update: None, bool (before int), str, number, dict, list.
+    if item is None:
+        return struct_pb2.Value(null_value=struct_pb2.NULL_VALUE)
+    if isinstance(item, bool):
+        return struct_pb2.Value(bool_value=item)
+    if isinstance(item, str):
+        return struct_pb2.Value(string_value=item)
+    if isinstance(item, (int, float)):
+        return struct_pb2.Value(number_value=item)
+    if isinstance(item, dict):
+        return struct_pb2.Value(struct_value=struct(item))
+    if isinstance(item, (list, tuple)):
+        return struct_pb2.Value(list_value=struct_pb2.ListValue(values=[_to_value(x) for x in item]))
+    fallback = struct_pb2.Struct()
+    fallback.update({"v": item})  # anything else: exactly what update does with it (a Struct, or the error)
+    return fallback.fields["v"]
 
 
 def struct_to_dict(value: struct_pb2.Struct) -> dict[str, Any]:
-    return json_format.MessageToDict(value)
+    """A Struct as the dict MessageToDict gives (walked directly: the generic printer is slow)."""
+    fields = value.fields
+    return {key: _value(fields[key]) for key in fields}
+
+
+def _value(value: struct_pb2.Value) -> Any:
+    which = value.WhichOneof("kind")
+    if which == "struct_value":
+        return struct_to_dict(value.struct_value)
+    if which == "list_value":
+        return [_value(item) for item in value.list_value.values]
+    if which is None or which == "null_value":
+        return None
+    if which == "number_value" and not math.isfinite(value.number_value):
+        return json_format.MessageToDict(value)  # raises as MessageToDict does
+    return getattr(value, which)
 
 
 def actor(document: Any) -> r.Actor | None:
@@ -116,7 +156,46 @@ def actor_doc(value: r.Actor) -> dict[str, str]:
 def declaracao(document: Any) -> declaracao_pb2.DeclaracaoDoTurno | None:
     if document is None:
         return None
+    built = _declaracao_as_stored(document)
+    if built is not None:
+        return built
     return from_json(document, declaracao_pb2.DeclaracaoDoTurno())  # type: ignore[return-value]
+
+
+_CATEGORIAS = frozenset(declaracao_pb2.Categoria.keys())
+
+
+def _declaracao_as_stored(document: Any) -> declaracao_pb2.DeclaracaoDoTurno | None:
+    """The declaração read from the shape MessageToDict stored it in, without the generic parser (the largest
+    cost of reading a batch of checkpoints); None for anything else, which ParseDict then reads as before."""
+    if not isinstance(document, dict) or not document.keys() <= {"intencoes", "promessas", "nadaADeclarar"}:
+        return None
+    intencoes, promessas = document.get("intencoes", []), document.get("promessas", [])
+    nada = document.get("nadaADeclarar", False)
+    if not isinstance(intencoes, list) or not isinstance(promessas, list) or not isinstance(nada, bool):
+        return None
+    built = declaracao_pb2.DeclaracaoDoTurno(nada_a_declarar=nada)
+    for item in intencoes:
+        if not isinstance(item, dict) or not item.keys() <= {"oQue", "evidencia", "categoria"}:
+            return None
+        o_que, evidencia = item.get("oQue", ""), item.get("evidencia", "")
+        categoria = item.get("categoria", "CATEGORIA_UNSPECIFIED")
+        if not isinstance(o_que, str) or not isinstance(evidencia, str) or categoria not in _CATEGORIAS:
+            return None
+        built.intencoes.add(o_que=o_que, evidencia=evidencia, categoria=declaracao_pb2.Categoria.Value(categoria))
+    for item in promessas:
+        if not isinstance(item, dict) or not item.keys() <= {"oQue", "prazo"}:
+            return None
+        o_que, prazo = item.get("oQue", ""), item.get("prazo")
+        if not isinstance(o_que, str) or not (prazo is None or isinstance(prazo, str)):
+            return None
+        promessa = built.promessas.add(o_que=o_que)
+        if prazo is not None:
+            try:
+                promessa.prazo.FromJsonString(prazo)
+            except ValueError:
+                return None
+    return built
 
 
 # --- organisation and configuration ---------------------------------------------------------

@@ -16,6 +16,7 @@ whose keys were only partly used is NOT_APPLIED (the single RPCs replay the used
 
 from __future__ import annotations
 
+import functools
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -242,13 +243,15 @@ async def _apply(conn: AsyncConnection, org: UUID, batch: list[_Turn], policy: q
                                 event_id=request.event_id, details=m.struct_to_dict(request.details),
                                 occurred_at=m.when(request, "occurred_at"))
                 activities.append(row)
-                turn.respond(write, wr.RecordActivityResponse(activity=m.activity(row)))
+                # The response m.activity(row) would build, with the request's own Struct (no dict round trip).
+                turn.respond(write, wr.RecordActivityResponse(activity=r.LeadActivity(
+                    activity_id=str(row["activity_id"]), contact_id=request.contact_id,
+                    kind=m.ACTIVITY_KIND.number(row["kind"]), actor=m.actor(row["actor"]),
+                    summary_pt=row["summary_pt"], turn_id=row["turn_id"], event_id=row["event_id"],
+                    details=request.details, occurred_at=m.ts(row["occurred_at"]))))
             elif write.kind == "record_operador_outcome":
-                operador = r.OperadorOutcome()
-                operador.CopyFrom(request.outcome)
-                if not operador.HasField("finished_at"):
-                    operador.finished_at.FromDatetime(write.at)
-                outcomes.append({"turn_id": request.turn_id, "operador_json": js(m.to_json(operador)),
+                document = outcome_doc(request.outcome, write.at)
+                outcomes.append({"turn_id": request.turn_id, "operador_json": js(document),
                                  "status": m.OPERADOR_STATUS.word(request.outcome.status),
                                  "actions": len(request.outcome.actions), "recorded_at": write.at})
                 turn.respond(write, wr.RecordOperadorOutcomeResponse())
@@ -288,6 +291,35 @@ def _check(turn: _Turn, people: dict[UUID, Any], stages: dict[str, r.StageDefini
             outcome_seen.add(request.turn_id)
 
 
+def outcome_doc(outcome: r.OperadorOutcome, at: datetime) -> dict[str, Any]:
+    """The stored JSON of an Operador outcome without usage (`finished_at` defaults to `at`): exactly what
+    MessageToDict gives for it, written out, because the generic printer was the batch's largest cost."""
+    if outcome.usage:
+        copy = r.OperadorOutcome()
+        copy.CopyFrom(outcome)
+        if not copy.HasField("finished_at"):
+            copy.finished_at.CopyFrom(m.ts(at))
+        return m.to_json(copy)
+    doc: dict[str, Any] = {}
+    if outcome.status:
+        doc["status"] = r.OperadorOutcomeStatus.Name(outcome.status) if outcome.status in _OUTCOME_NAMES \
+            else outcome.status
+    if outcome.used_model:
+        doc["usedModel"] = True
+    if outcome.actions:
+        doc["actions"] = list(outcome.actions)
+    if outcome.summary_pt:
+        doc["summaryPt"] = outcome.summary_pt
+    if outcome.event_id:
+        doc["eventId"] = outcome.event_id
+    stamp = outcome.finished_at if outcome.HasField("finished_at") else m.ts(at)
+    doc["finishedAt"] = stamp.ToJsonString()  # type: ignore[union-attr]
+    return doc
+
+
+_OUTCOME_NAMES = frozenset(r.OperadorOutcomeStatus.values())
+
+
 def _activity(contact: UUID, kind: int, summary: str, actor: r.Actor, at: datetime, *, turn_id: str = "",
               event_id: str = "", details: dict[str, Any] | None = None,
               occurred_at: datetime | None = None) -> dict[str, Any]:
@@ -296,8 +328,13 @@ def _activity(contact: UUID, kind: int, summary: str, actor: r.Actor, at: dateti
         "actor": m.actor_doc(actor if actor.kind else SYSTEM), "summary_pt": summary, "turn_id": turn_id,
         "event_id": event_id, "details": details or {}, "occurred_at": occurred_at or at, "recorded_at": at,
     }
-    row["actor_json"], row["details_json"] = js(row["actor"]), js(row["details"])
+    row["actor_json"], row["details_json"] = _actor_json(row["actor"]["kind"], row["actor"]["name"]), js(row["details"])
     return row
+
+
+@functools.lru_cache(maxsize=256)
+def _actor_json(kind: str, name: str) -> str:
+    return js({"kind": kind, "name": name})
 
 
 async def _rare(conn: AsyncConnection, org: UUID, write: _Write, policy: queue.QueuePolicy) -> Message:

@@ -15,7 +15,6 @@ import logging
 from dataclasses import dataclass, field
 
 import grpc
-from google.protobuf import json_format
 
 from balcao.crm.v1 import crm_read_pb2 as cr
 from balcao.crm.v1 import crm_resources_pb2 as r
@@ -40,7 +39,8 @@ async def run(processor: Processor, events: list[r.Event]) -> BatchResult:
     candidates: list[tuple[r.Event, r.Organization, str, str]] = []
     for event in events:
         try:
-            turn_id, contact_id = ids_of(json_format.MessageToDict(event.payload))
+            # The two ids straight from the Struct (MessageToDict of the whole payload cost more than the plan).
+            turn_id, contact_id = ids_of({k: event.payload[k] for k in ('turn_id', 'contact_id') if k in event.payload})
             organization = await organizations.get(peers, event.organization_id)
         except (MalformedEvent, grpc.aio.AioRpcError):
             result.single.append(event)  # the single way reports it as it always did
@@ -61,6 +61,7 @@ async def run(processor: Processor, events: list[r.Event]) -> BatchResult:
         return result
 
     planned: list[tuple[r.Event, cw.TurnBasics, pb.RunEventResponse, dict[str, int]]] = []
+    request = cw.RegisterTurnBasicsRequest()  # each turn is planned straight into it
     for (event, organization, turn_id, _), turn in zip(candidates, read.turns, strict=True):
         if not turn.HasField("contact"):
             result.single.append(event)  # the single way turns an unknown contact into a dead letter
@@ -68,13 +69,12 @@ async def run(processor: Processor, events: list[r.Event]) -> BatchResult:
         context: TurnContext = assemble(event.event_id, organization, turn_id, turn.contact,
                                         turn.checkpoint if turn.HasField("checkpoint") else None,
                                         list(turn.obligations))
-        item, response, counts = await processor.plan(context)
+        item, response, counts = await processor.plan(context, into=request.turns.add())
         planned.append((event, item, response, counts))
     if not planned:
         return result
     try:
-        written = await peers.crm_write.RegisterTurnBasics(
-            cw.RegisterTurnBasicsRequest(turns=[p[1] for p in planned]), timeout=peers.timeout)
+        written = await peers.crm_write.RegisterTurnBasics(request, timeout=peers.timeout)
     except grpc.aio.AioRpcError as error:
         log.warning("batched registration failed; the single way", extra={"error": str(error)})
         result.single += [p[0] for p in planned]

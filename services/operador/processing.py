@@ -140,7 +140,8 @@ class Processor:
         self.metrics.add(event.organization_id, **counts)
         return response
 
-    async def plan(self, context: TurnContext) -> tuple[cw.TurnBasics, pb.RunEventResponse, dict[str, int]]:
+    async def plan(self, context: TurnContext,
+                   into: cw.TurnBasics | None = None) -> tuple[cw.TurnBasics, pb.RunEventResponse, dict[str, int]]:
         """The role-off registration of one turn as the list of writes it would make, without making them.
 
         The same code as `process` runs against a recorder that answers each write as crm would
@@ -148,10 +149,10 @@ class Processor:
         event runs the single way, where a refusal takes its usual course)."""
         if context.role_on:
             raise ValueError("only the basic registration (role off) is planned")
-        recorder = Recorder(context)
+        recorder = Recorder(context, into)
+        recorder.turn.organization_id, recorder.turn.event_id = context.organization_id, context.event_id
         response, counts = await self.run(context, replace(self.peers, crm_write=recorder))  # type: ignore[arg-type]
-        return cw.TurnBasics(organization_id=context.organization_id, event_id=context.event_id,
-                             writes=recorder.writes), response, counts
+        return recorder.turn, response, counts
 
     async def run(self, context: TurnContext, peers: Peers) -> tuple[pb.RunEventResponse, dict[str, int]]:
         run = TurnRun(peers, context, mode=pb.ROLE_MODE_MODEL if context.role_on else pb.ROLE_MODE_BASIC)

@@ -24,12 +24,14 @@ def follow_up_id_for(key: str) -> str:
 class Recorder:
     """Quacks like `CrmWriteServiceStub` for the six writes the basic registration makes."""
 
-    def __init__(self, context: TurnContext) -> None:
+    def __init__(self, context: TurnContext, into: cw.TurnBasics | None = None) -> None:
         self.context = context
-        self.writes: list[cw.TurnBasicsWrite] = []
+        # The writes go straight into the batch request's TurnBasics (one copy of each request, not three).
+        self.turn = into if into is not None else cw.TurnBasics()
+        self.writes = self.turn.writes
 
     async def UpdateLeadState(self, request: cw.UpdateLeadStateRequest, **_: Any) -> cw.UpdateLeadStateResponse:
-        self.writes.append(cw.TurnBasicsWrite(update_lead_state=request))
+        self.writes.add(update_lead_state=request)
         stage = next((s for s in self.context.settings.stages if s.key == request.stage_key.strip()), None)
         return cw.UpdateLeadStateResponse(lead_state=r.LeadState(
             contact_id=request.contact_id, stage_key=request.stage_key.strip(),
@@ -37,26 +39,26 @@ class Recorder:
             source_turn_id=request.source_turn_id))
 
     async def ScheduleFollowUp(self, request: cw.ScheduleFollowUpRequest, **_: Any) -> cw.ScheduleFollowUpResponse:
-        self.writes.append(cw.TurnBasicsWrite(schedule_follow_up=request))
+        self.writes.add(schedule_follow_up=request)
         return cw.ScheduleFollowUpResponse(follow_up=r.FollowUp(
             follow_up_id=follow_up_id_for(request.idempotency_key), contact_id=request.contact_id,
             reason=request.reason, obligation_id=request.obligation_id, due_at=request.due_at))
 
     async def ResolveObligation(self, request: cw.ResolveObligationRequest, **_: Any) -> cw.ResolveObligationResponse:
-        self.writes.append(cw.TurnBasicsWrite(resolve_obligation=request))
+        self.writes.add(resolve_obligation=request)
         return cw.ResolveObligationResponse(
             obligation=r.Obligation(obligation_id=request.obligation_id, status=request.outcome),
             proactive_event_id="planned" if request.request_proactive_turn else "")
 
     async def RaiseCentralItem(self, request: cw.RaiseCentralItemRequest, **_: Any) -> cw.RaiseCentralItemResponse:
-        self.writes.append(cw.TurnBasicsWrite(raise_central_item=request))
+        self.writes.add(raise_central_item=request)
         return cw.RaiseCentralItemResponse()
 
     async def RecordActivity(self, request: cw.RecordActivityRequest, **_: Any) -> cw.RecordActivityResponse:
-        self.writes.append(cw.TurnBasicsWrite(record_activity=request))
+        self.writes.add(record_activity=request)
         return cw.RecordActivityResponse()
 
     async def RecordOperadorOutcome(self, request: cw.RecordOperadorOutcomeRequest,
                                     **_: Any) -> cw.RecordOperadorOutcomeResponse:
-        self.writes.append(cw.TurnBasicsWrite(record_operador_outcome=request))
+        self.writes.add(record_operador_outcome=request)
         return cw.RecordOperadorOutcomeResponse()

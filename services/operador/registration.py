@@ -17,12 +17,28 @@ from services.operador.run import TurnRun
 
 def stage_for(settings: r.OrganizationSettings, declaracao: dc.DeclaracaoDoTurno) -> tuple[str, dc.Intencao] | None:
     """The stage of the LAST intention whose categoria the organisation maps; None when none maps."""
-    rules = {rule.categoria: rule.stage_key for rule in settings.categoria_stages if rule.stage_key}
+    rules = _rules(settings)
     chosen = None
     for intention in declaracao.intencoes:
         if intention.categoria in rules:
             chosen = (rules[intention.categoria], intention)
     return chosen
+
+
+_RULES: dict[int, tuple[r.OrganizationSettings, dict[int, str]]] = {}
+
+
+def _rules(settings: r.OrganizationSettings) -> dict[int, str]:
+    """categoria → stage of these settings; kept per settings object (the organisation cache hands out the same
+    object for its TTL, so a batch of one tenant builds it once). Keyed by identity, holding the object alive."""
+    cached = _RULES.get(id(settings))
+    if cached is not None and cached[0] is settings:
+        return cached[1]
+    rules = {rule.categoria: rule.stage_key for rule in settings.categoria_stages if rule.stage_key}
+    if len(_RULES) > 1000:
+        _RULES.clear()
+    _RULES[id(settings)] = (settings, rules)
+    return rules
 
 
 async def update_stage(run: TurnRun) -> None:

@@ -33,6 +33,9 @@ async def run(conn: AsyncConnection, statement: sa.TextClause, **params: Any) ->
     return int(result.rowcount or 0)
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps with an option builds a new encoder per call
+
+
 def js(value: Any) -> str:
     """A Python value as a JSON parameter (cast to jsonb in the SQL)."""
-    return json.dumps(value, ensure_ascii=False)
+    return _ENCODER.encode(value)

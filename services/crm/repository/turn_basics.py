@@ -18,8 +18,9 @@ _CONTACTS = q(
     "SELECT * FROM crm.contacts WHERE organization_id = :org AND contact_id = ANY(CAST(:contacts AS uuid[]))"
 )
 # Locked in a fixed order, so two batches touching the same contacts cannot deadlock each other.
-_CONTACTS_LOCKED = q(
-    "SELECT * FROM crm.contacts WHERE organization_id = :org AND contact_id = ANY(CAST(:contacts AS uuid[])) "
+_CONTACTS_LOCKED = q(  # only what the batch checks (anonymised, a person in control)
+    "SELECT contact_id, anonymized, human_in_control, human_control_until FROM crm.contacts "
+    "WHERE organization_id = :org AND contact_id = ANY(CAST(:contacts AS uuid[])) "
     "ORDER BY contact_id FOR UPDATE"
 )
 _CHECKPOINTS = q(
@@ -29,8 +30,9 @@ _OBLIGATIONS = q(
     "SELECT * FROM crm.obligations WHERE organization_id = :org AND turn_id = ANY(CAST(:turns AS text[])) "
     "ORDER BY created_at, turn_id, promise_index"
 )
-_STATES = q(
-    "SELECT * FROM crm.lead_state WHERE organization_id = :org AND contact_id = ANY(CAST(:contacts AS uuid[]))"
+_STATES = q(  # only the stage: the batch compares it to tell a STAGE_CHANGED line
+    "SELECT contact_id, stage_key FROM crm.lead_state "
+    "WHERE organization_id = :org AND contact_id = ANY(CAST(:contacts AS uuid[]))"
 )
 _EXECUTIONS = q(
     "SELECT turn_id FROM crm.turn_executions WHERE organization_id = :org AND turn_id = ANY(CAST(:turns AS text[]))"

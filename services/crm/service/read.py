@@ -417,10 +417,11 @@ class CrmRead(Servicer, crm_read_pb2_grpc.CrmReadServiceServicer):
                 wanted = sorted({refs[n][2] for n in indexes})
                 checkpoints = await turn_basics_repo.checkpoints(conn, org, wanted)
                 obligations_of = await turn_basics_repo.obligations(conn, org, wanted)
+                built = {key: m.contact(row, now) for key, row in people.items()}  # once per contact, not per turn
                 for n in indexes:
                     _, contact, turn_id = refs[n]
-                    if contact in people:
-                        answers[n].contact.CopyFrom(m.contact(people[contact], now))
+                    if contact in built:
+                        answers[n].contact.CopyFrom(built[contact])
                     checkpoint = checkpoints.get(turn_id)
                     if checkpoint is not None and checkpoint["contact_id"] == contact:
                         answers[n].checkpoint.CopyFrom(m.checkpoint(checkpoint))
