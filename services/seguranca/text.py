@@ -197,7 +197,7 @@ _NEGATIONS = frozenset({"nao", "nunca", "nem", "sem", "jamais"})
 
 def negated(folded: str, offset: int, window: int = 3) -> bool:
     """A negation among the few words before `offset` ("ainda não está confirmado")."""
-    return any(w in _NEGATIONS for w in words_before(folded, offset, window))
+    return not _NEGATIONS.isdisjoint(words_before(folded, offset, window))
 
 
 class Folded:
@@ -226,7 +226,7 @@ class Folded:
     def longest_word(self) -> int:
         """The length of the longest word (0 for a text without words)."""
         if self._longest_word is None:
-            self._longest_word = len(max(self.token_set, key=len, default=""))
+            self._longest_word = max(map(len, self.token_set), default=0)
         return self._longest_word
 
     def sentence_around(self, offset: int) -> Sentence:

@@ -220,7 +220,7 @@ def check(ctx: Context) -> GateResult:
 
     candidates = _candidates(text)
     if candidates:
-        own_documents = {digits(contact.cpf)} | {digits(d) for d in public.documents}
+        own_documents = _own_documents(contact.cpf, public.documents)
         allowed: set[str] = set()
         for phone in (contact.phone, *public.phones):
             allowed |= phone_keys(phone)
@@ -235,6 +235,12 @@ def check(ctx: Context) -> GateResult:
     return vetoed(NAME, "personal_data", GUIDANCE, counts=found)
 
 
+@lru_cache(maxsize=1024)
+def _own_documents(cpf: str, documents: tuple[str, ...]) -> frozenset[str]:
+    """The contact's CPF and the organisation's public documents, as digits (the same every review)."""
+    return frozenset({digits(cpf)} | {digits(d) for d in documents})
+
+
 def _pieces(run: str) -> list[str]:
     """A run may hold two numbers ("(11) 3456-7890 / 91234-5678"): the phone- and CPF-shaped parts."""
     if _CPF.fullmatch(run.strip()):
@@ -242,7 +248,7 @@ def _pieces(run: str) -> list[str]:
     return [m.group(0) for m in _PHONE.finditer(run)] or ([run] if _CPF.search(run) else [])
 
 
-def _judge(piece: str, before: str, allowed: set[str], own_documents: set[str]) -> str | None:
+def _judge(piece: str, before: str, allowed: set[str], own_documents: frozenset[str]) -> str | None:
     """ "cpf", "phone" or None (not personal data, or the contact's own, or public)."""
     raw = digits(piece)
     if len(raw) == 11 and _CPF.fullmatch(piece.strip()) and valid_cpf(raw):
