@@ -133,6 +133,8 @@ _TIME = re.compile(
     + "|".join(_MONTHS)
     + r")))"
 )
+# The longest words a time may open with before its spaces and digits ("a partir das").
+_LONGEST_TIME_LEAD = len("a partir das")
 _PERIOD = re.compile(r"^\s*(?:horas?\s+)?da (tarde|noite)")
 _DURATION_BEFORE = frozenset({"dura", "duracao", "durante", "por", "cerca", "leva", "mais", "menos"})
 _DATE_NUMERIC = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?\b")
@@ -165,7 +167,7 @@ STALLED = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # not frozen: cheaper to build, and nothing mutates it
 class Claimed:
     """The date and time a claim names; None means it does not name that part."""
 
@@ -215,9 +217,14 @@ def claimed_moment(folded_sentence: str) -> Claimed:
     # Plain locals and one positional construction: this runs for every claim of every review.
     hour = minute = day = month = year = weekday = days_from_today = None
     tokens = frozenset(words(folded_sentence))
-    has_digit = _DIGIT.search(folded_sentence) is not None
-    if has_digit:
-        for m in _TIME.finditer(folded_sentence):
+    first_digit = _DIGIT.search(folded_sentence)
+    if first_digit is not None:
+        # Every time names a digit, at most "a partir das" and some spaces after its start: the
+        # scan starts there rather than at the sentence's start (`\b` still sees the text before).
+        start = first_digit.start()
+        while start and folded_sentence[start - 1].isspace():
+            start -= 1
+        for m in _TIME.finditer(folded_sentence, max(0, start - _LONGEST_TIME_LEAD)):
             if not _DURATION_BEFORE.isdisjoint(words_before(folded_sentence, m.start(), 1)):
                 continue
             hour = int(m.group(1) or m.group(3) or m.group(5))
