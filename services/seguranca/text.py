@@ -299,6 +299,10 @@ def _cents(whole: str, fraction: str | None, thousands: bool) -> int:
     return cents * 1000 if thousands else cents
 
 
+def _start(amount: Amount) -> int:
+    return amount.start
+
+
 def money(folded: str) -> list[Amount]:
     """Every money amount in a folded text, in centavos, in order."""
     found: list[Amount] = []
@@ -317,7 +321,8 @@ def money(folded: str) -> list[Amount]:
                     if m.end() == end and not any(a.start <= m.start() < a.end for a in found):
                         found.append(Amount(_cents(m.group(1), m.group(2), bool(m.group(3))), m.start(), m.end()))
             at = folded.find(word, end)
-    found.sort(key=lambda a: a.start)
+    if len(found) > 1:
+        found.sort(key=_start)
     return found
 
 
@@ -335,5 +340,10 @@ def percents(folded: str) -> Iterator[Percent]:
         yield Percent(Decimal(m.group(1).replace(",", ".")), m.start(), m.end())
 
 
+_NOT_DIGITS = bytes(b for b in range(128) if not chr(b).isdigit())
+
+
 def digits(value: str) -> str:
+    if value.isascii():  # one C call: drop every byte but 0-9
+        return value.encode().translate(None, _NOT_DIGITS).decode()
     return "".join(filter(str.isdigit, value))
