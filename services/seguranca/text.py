@@ -151,11 +151,20 @@ def _ends_sentence(text: str, at: int) -> bool:
 
 def _last_end_before(text: str, offset: int) -> int:
     """The offset just after the sentence end before `offset` (0 when none)."""
-    limit = offset
-    while limit > 0:
-        at = max(
-            text.rfind(".", 0, limit), text.rfind("!", 0, limit), text.rfind("?", 0, limit), text.rfind("\n", 0, limit)
-        )
+    # Each end character is searched once; only the one whose hit did not end a sentence is searched
+    # again, further back (an absent character is not rescanned over the whole prefix).
+    if offset <= 0:
+        return 0
+    rfind = text.rfind
+    dot, bang, ask, line = rfind(".", 0, offset), rfind("!", 0, offset), rfind("?", 0, offset), rfind("\n", 0, offset)
+    while True:
+        at = dot
+        if bang > at:
+            at = bang
+        if ask > at:
+            at = ask
+        if line > at:
+            at = line
         if at < 0:
             return 0
         if _ends_sentence(text, at):
@@ -163,8 +172,15 @@ def _last_end_before(text: str, offset: int) -> int:
             while end < offset and text[end] in ".!?":
                 end += 1
             return end
-        limit = at
-    return 0
+        char = text[at]
+        if char == ".":
+            dot = rfind(".", 0, at)
+        elif char == "!":
+            bang = rfind("!", 0, at)
+        elif char == "?":
+            ask = rfind("?", 0, at)
+        else:
+            line = rfind("\n", 0, at)
 
 
 def _next_end_from(text: str, offset: int) -> int:
