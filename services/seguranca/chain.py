@@ -39,6 +39,7 @@ from services.seguranca.gates import (
 from services.seguranca.gates import format as format_gate
 from services.seguranca.reviewers import SemanticPromiseReviewer
 from services.seguranca.verdict import (
+    PASSED,
     Decision,
     GateResult,
     Status,
@@ -169,6 +170,14 @@ _SPECS = {spec.name: spec for spec in GATES}
 
 _AFTER_FINAL_VETO = not_applicable("chain:after_final_veto")
 _DISABLED = GateResult(Status.DISABLED)
+# What the review loop reads of each gate, unpacked once per process rather than per gate and review.
+_PLAN = tuple(
+    (spec.name, position, spec.switchable, spec.enabled_by_default, spec.check)
+    for position, spec in enumerate(GATES, start=1)
+)
+_PASSED_STATUS = PASSED.status
+_NO_COUNTS = PASSED.counts
+_new_line = tuple.__new__
 
 
 class UnknownGate(ValueError):
@@ -200,37 +209,42 @@ class Chain:
     async def review(self, config: OrganizationConfig, outbound: Outbound, now: datetime) -> Verdict:
         ctx = Context(config, outbound, now, self.vocabulary)
         trace: list[TraceLine] = []
+        add_line = trace.append
         vetoes: list[Veto] = []
         waits: list[Wait] = []
         parts: tuple[str, ...] | None = None
         rewritten = False
         final = False
-        switches = dict(config.gates_enabled)
-        for position, spec in enumerate(GATES, start=1):
-            started = time.perf_counter_ns()
+        switches = dict(config.gates_enabled) if config.gates_enabled else None
+        clock = time.perf_counter_ns
+        for name, position, switchable, enabled_by_default, check in _PLAN:
+            started = clock()
             if final:
                 result = _AFTER_FINAL_VETO
-            elif spec.switchable and not switches.get(spec.name, spec.enabled_by_default):
+            elif switchable and not (switches.get(name, enabled_by_default) if switches else enabled_by_default):
                 result = _DISABLED
-            elif spec.check is None:
+            elif check is None:
                 result = await semantic_promise.check(ctx, self.semantic_reviewer)
             else:
-                result = spec.check(ctx)
-            elapsed = time.perf_counter_ns() - started
-            rewrote = result.body is not None or result.parts is not None
-            if result.body is not None:
-                ctx.body = result.body
+                result = check(ctx)
+            elapsed = clock() - started
+            if result is PASSED:  # the usual answer: nothing to collect
+                add_line(_new_line(TraceLine, (name, position, _PASSED_STATUS, "", False, _NO_COUNTS, elapsed)))
+                continue
+            status, code, veto, wait, counts, body, split = result
+            if body is not None:
+                ctx.body = body
                 rewritten = True
-            if result.parts is not None:
-                parts = result.parts
-            if result.veto is not None:
-                vetoes.append(result.veto)
-                final = final or not result.veto.revisable
-            if result.wait is not None:
-                waits.append(result.wait)
+            if split is not None:
+                parts = split
+            if veto is not None:
+                vetoes.append(veto)
+                final = final or not veto.revisable
+            if wait is not None:
+                waits.append(wait)
             # `tuple.__new__` skips the named tuple's Python-level constructor (thirteen lines a review).
-            line = (spec.name, position, result.status, result.code, rewrote, result.counts, elapsed)
-            trace.append(tuple.__new__(TraceLine, line))
+            line = (name, position, status, code, body is not None or split is not None, counts, elapsed)
+            add_line(_new_line(TraceLine, line))
         if vetoes:
             return Verdict(Decision.VETOED, tuple(trace), CHAIN_VERSION, vetoes=tuple(vetoes))
         if waits:

@@ -93,7 +93,9 @@ _ABBREVIATIONS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a frozen dataclass sets each field through object.__setattr__, and sentences, amounts
+# and percentages are made on every review. Nothing mutates them; `unsafe_hash` keeps them hashable.
+@dataclass(slots=True, unsafe_hash=True)
 class Sentence:
     start: int
     end: int
@@ -149,11 +151,20 @@ def _ends_sentence(text: str, at: int) -> bool:
 
 def _last_end_before(text: str, offset: int) -> int:
     """The offset just after the sentence end before `offset` (0 when none)."""
-    limit = offset
-    while limit > 0:
-        at = max(
-            text.rfind(".", 0, limit), text.rfind("!", 0, limit), text.rfind("?", 0, limit), text.rfind("\n", 0, limit)
-        )
+    # Each end character is searched once; only the one whose hit did not end a sentence is searched
+    # again, further back (an absent character is not rescanned over the whole prefix).
+    if offset <= 0:
+        return 0
+    rfind = text.rfind
+    dot, bang, ask, line = rfind(".", 0, offset), rfind("!", 0, offset), rfind("?", 0, offset), rfind("\n", 0, offset)
+    while True:
+        at = dot
+        if bang > at:
+            at = bang
+        if ask > at:
+            at = ask
+        if line > at:
+            at = line
         if at < 0:
             return 0
         if _ends_sentence(text, at):
@@ -161,26 +172,45 @@ def _last_end_before(text: str, offset: int) -> int:
             while end < offset and text[end] in ".!?":
                 end += 1
             return end
-        limit = at
-    return 0
-
-
-_END_CHAR = re.compile(r"[.!?\n]")
+        char = text[at]
+        if char == ".":
+            dot = rfind(".", 0, at)
+        elif char == "!":
+            bang = rfind("!", 0, at)
+        elif char == "?":
+            ask = rfind("?", 0, at)
+        else:
+            line = rfind("\n", 0, at)
 
 
 def _next_end_from(text: str, offset: int) -> int:
     """The offset just after the first sentence end at or after `offset` (the end of the text when none)."""
     size = len(text)
-    match = _END_CHAR.search(text, offset)
-    while match is not None:
-        at = match.start()
+    # `str.find` per end character costs less than a regex search for the class; each is searched
+    # again only when its hit turns out not to end a sentence.
+    find = text.find
+    dot, bang, ask, line = find(".", offset), find("!", offset), find("?", offset), find("\n", offset)
+    while True:
+        at = size
+        for candidate in (dot, bang, ask, line):
+            if -1 < candidate < at:
+                at = candidate
+        if at == size:
+            return size
         if _ends_sentence(text, at):
             end = at + 1
             while end < size and text[end] in ".!?":
                 end += 1
             return end
-        match = _END_CHAR.search(text, at + 1)
-    return size
+        char = text[at]
+        if char == ".":
+            dot = text.find(".", at + 1)
+        elif char == "!":
+            bang = text.find("!", at + 1)
+        elif char == "?":
+            ask = text.find("?", at + 1)
+        else:
+            line = text.find("\n", at + 1)
 
 
 _WORD = re.compile(r"\w+")
@@ -197,7 +227,7 @@ _NEGATIONS = frozenset({"nao", "nunca", "nem", "sem", "jamais"})
 
 def negated(folded: str, offset: int, window: int = 3) -> bool:
     """A negation among the few words before `offset` ("ainda não está confirmado")."""
-    return any(w in _NEGATIONS for w in words_before(folded, offset, window))
+    return not _NEGATIONS.isdisjoint(words_before(folded, offset, window))
 
 
 class Folded:
@@ -226,7 +256,7 @@ class Folded:
     def longest_word(self) -> int:
         """The length of the longest word (0 for a text without words)."""
         if self._longest_word is None:
-            self._longest_word = len(max(self.token_set, key=len, default=""))
+            self._longest_word = max(map(len, self.token_set), default=0)
         return self._longest_word
 
     def sentence_around(self, offset: int) -> Sentence:
@@ -270,7 +300,7 @@ MONEY_WORD = re.compile(r"(?<![\d,.$])(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?(\
 PERCENT = re.compile(r"(?<![\d,.])(\d{1,3}(?:[,.]\d{1,2})?)\s*(?:%|por\s*cento\b)")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Amount:
     cents: int
     start: int
@@ -283,6 +313,10 @@ def _cents(whole: str, fraction: str | None, thousands: bool) -> int:
     if fraction:
         cents += int(fraction) * 10 ** (2 - len(fraction))
     return cents * 1000 if thousands else cents
+
+
+def _start(amount: Amount) -> int:
+    return amount.start
 
 
 def money(folded: str) -> list[Amount]:
@@ -303,11 +337,12 @@ def money(folded: str) -> list[Amount]:
                     if m.end() == end and not any(a.start <= m.start() < a.end for a in found):
                         found.append(Amount(_cents(m.group(1), m.group(2), bool(m.group(3))), m.start(), m.end()))
             at = folded.find(word, end)
-    found.sort(key=lambda a: a.start)
+    if len(found) > 1:
+        found.sort(key=_start)
     return found
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Percent:
     value: Decimal
     start: int
@@ -321,5 +356,10 @@ def percents(folded: str) -> Iterator[Percent]:
         yield Percent(Decimal(m.group(1).replace(",", ".")), m.start(), m.end())
 
 
+_NOT_DIGITS = bytes(b for b in range(128) if not chr(b).isdigit())
+
+
 def digits(value: str) -> str:
+    if value.isascii():  # one C call: drop every byte but 0-9
+        return value.encode().translate(None, _NOT_DIGITS).decode()
     return "".join(filter(str.isdigit, value))

@@ -54,6 +54,8 @@ _UNDERSCORED = re.compile(r"(?<![\w])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\
 _CAMEL_CANDIDATE = re.compile(r"\b[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b")
 _QUALIFIED = re.compile(r"\b(?:balcao|services|grpc|google\.protobuf)\.[A-Za-z_][\w.]*[\w]")
 _SCHEMA_PREFIXES = tuple(f"{schema}." for schema in TABLE_SCHEMAS)
+if _SCHEMA_PREFIXES != ("crm.", "agenda.", "gateway."):
+    raise RuntimeError("the table schemas changed: update the unrolled prefix test in scan()")
 _TABLE = re.compile(r"\b(" + "|".join(TABLE_SCHEMAS) + r")\.([a-z_]+)\b")
 _UUID = re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
 _HEX_ID = re.compile(r"\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{16,}\b")
@@ -234,7 +236,7 @@ def scan(
         found["contract_name"] += sum(1 for m in _CAMEL_CANDIDATE.finditer(masked) if m.group(0) in index.camel_names)
     if "balcao." in masked or "services." in masked or "grpc." in masked or "google.protobuf" in masked:
         found["qualified_name"] += len(_QUALIFIED.findall(masked))
-    if any(prefix in folded for prefix in _SCHEMA_PREFIXES):
+    if "crm." in folded or "agenda." in folded or "gateway." in folded:  # _SCHEMA_PREFIXES, unrolled
         for m in _TABLE.finditer(masked):
             if m.group(2) in KNOWN_TABLES or "_" in m.group(2):
                 found["table_name"] += 1

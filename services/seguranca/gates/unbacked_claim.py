@@ -133,6 +133,8 @@ _TIME = re.compile(
     + "|".join(_MONTHS)
     + r")))"
 )
+# The longest words a time may open with before its spaces and digits ("a partir das").
+_LONGEST_TIME_LEAD = len("a partir das")
 _PERIOD = re.compile(r"^\s*(?:horas?\s+)?da (tarde|noite)")
 _DURATION_BEFORE = frozenset({"dura", "duracao", "durante", "por", "cerca", "leva", "mais", "menos"})
 _DATE_NUMERIC = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?\b")
@@ -165,7 +167,7 @@ STALLED = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # not frozen: cheaper to build, and nothing mutates it
 class Claimed:
     """The date and time a claim names; None means it does not name that part."""
 
@@ -191,15 +193,18 @@ class Claimed:
         )
 
     def matches(self, local: datetime, today: date) -> bool:
-        checks = (
-            (self.hour, local.hour),
-            (self.minute, local.minute),
-            (self.day, local.day),
-            (self.month, local.month),
-            (self.year, local.year),
-            (self.weekday, local.weekday()),
-        )
-        if any(expected is not None and expected != actual for expected, actual in checks):
+        # Field by field, the common case (an hour, a day) decided without building anything.
+        if self.hour is not None and self.hour != local.hour:
+            return False
+        if self.minute is not None and self.minute != local.minute:
+            return False
+        if self.day is not None and self.day != local.day:
+            return False
+        if self.month is not None and self.month != local.month:
+            return False
+        if self.year is not None and self.year != local.year:
+            return False
+        if self.weekday is not None and self.weekday != local.weekday():
             return False
         return self.days_from_today is None or local.date() == today + timedelta(days=self.days_from_today)
 
@@ -209,43 +214,57 @@ _NOTHING = Claimed()
 
 def claimed_moment(folded_sentence: str) -> Claimed:
     """The date and time named in one (folded) sentence."""
-    fields: dict[str, int | None] = {}
+    # Plain locals and one positional construction: this runs for every claim of every review.
+    hour = minute = day = month = year = weekday = days_from_today = None
     tokens = frozenset(words(folded_sentence))
-    has_digit = _DIGIT.search(folded_sentence) is not None
-    if has_digit:
-        for m in _TIME.finditer(folded_sentence):
+    first_digit = _DIGIT.search(folded_sentence)
+    if first_digit is not None:
+        # Every time names a digit, at most "a partir das" and some spaces after its start: the
+        # scan starts there rather than at the sentence's start (`\b` still sees the text before).
+        start = first_digit.start()
+        while start and folded_sentence[start - 1].isspace():
+            start -= 1
+        for m in _TIME.finditer(folded_sentence, max(0, start - _LONGEST_TIME_LEAD)):
             if not _DURATION_BEFORE.isdisjoint(words_before(folded_sentence, m.start(), 1)):
                 continue
             hour = int(m.group(1) or m.group(3) or m.group(5))
             minute = int(m.group(2) or m.group(4) or 0)
             if hour < 12 and _PERIOD.match(folded_sentence[m.end() :]):
                 hour += 12
-            fields["hour"], fields["minute"] = hour, minute
             break
         numeric = _DATE_NUMERIC.search(folded_sentence) if "/" in folded_sentence else None
         named = _DATE_WORDS.search(folded_sentence) if not tokens.isdisjoint(_MONTH_WORDS) else None
         if numeric and 1 <= int(numeric.group(1)) <= 31 and 1 <= int(numeric.group(2)) <= 12:
-            fields["day"], fields["month"] = int(numeric.group(1)), int(numeric.group(2))
+            day, month = int(numeric.group(1)), int(numeric.group(2))
             if numeric.group(3):
                 year = int(numeric.group(3))
-                fields["year"] = year + 2000 if year < 100 else year
+                year = year + 2000 if year < 100 else year
         elif named and 1 <= int(named.group(1)) <= 31:
-            fields["day"], fields["month"] = int(named.group(1)), _MONTHS[named.group(2)]
+            day, month = int(named.group(1)), _MONTHS[named.group(2)]
             if named.group(3):
-                fields["year"] = int(named.group(3))
+                year = int(named.group(3))
         elif "dia" in tokens:
-            day = _DAY_ONLY.search(folded_sentence)
-            if day and 1 <= int(day.group(1)) <= 31:
-                fields["day"] = int(day.group(1))
+            found_day = _DAY_ONLY.search(folded_sentence)
+            if found_day and 1 <= int(found_day.group(1)) <= 31:
+                day = int(found_day.group(1))
     if not tokens.isdisjoint(_WEEKDAY_WORDS):
-        weekday = _WEEKDAY.search(folded_sentence)
-        if weekday:
-            fields["weekday"] = _WEEKDAYS[weekday.group(1)]
+        found_weekday = _WEEKDAY.search(folded_sentence)
+        if found_weekday:
+            weekday = _WEEKDAYS[found_weekday.group(1)]
     if not tokens.isdisjoint(_RELATIVE_WORDS):
         relative = _RELATIVE.search(folded_sentence)
         if relative:
-            fields["days_from_today"] = {"hoje": 0, "amanha": 1, "depois de amanha": 2}[relative.group(1)]
-    return Claimed(**fields) if fields else _NOTHING
+            days_from_today = {"hoje": 0, "amanha": 1, "depois de amanha": 2}[relative.group(1)]
+    if (
+        hour is None
+        and day is None
+        and month is None
+        and year is None
+        and weekday is None
+        and days_from_today is None
+    ):
+        return _NOTHING
+    return Claimed(hour, minute, day, month, year, weekday, days_from_today)
 
 
 def _zone(booking: ConfirmedBooking, fallback: ZoneInfo) -> ZoneInfo:
