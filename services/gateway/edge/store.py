@@ -5,10 +5,10 @@ Every function takes a connection inside a transaction that sees every tenant
 from the database clock, so replicas agree on windows and leases.
 
 The webhook's group commit (`group_transaction`, `record_deliveries`, `undo_deliveries`) is the
-one place that speaks to asyncpg's connection directly (taken from the SQLAlchemy pool, so the role and the
-pool are the engine's): it runs once per group on every webhook's path, and SQLAlchemy's
-per-statement work cost more CPU than the statement itself (bench/ingest.py). BEGIN and the
-tenant scope travel in one round trip, the statement is prepared once per connection.
+one place that speaks to asyncpg's connection directly (taken from the SQLAlchemy pool, so the role and
+the pool are the engine's, and held by the inbox while groups keep coming): it runs once per group on
+every webhook's path, and SQLAlchemy's per-statement work cost more CPU than the statement itself
+(bench/ingest.py). BEGIN and the tenant scope travel in one round trip, the statement is prepared once per connection.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 # Counters count per fixed window of `window_seconds` (60 in production), aligned on the epoch.
 # ORG_KEY is the organisation's own counter; a contact's is keyed by its sender key (never empty).
@@ -75,28 +75,29 @@ _RECORD = """
 
 
 @asynccontextmanager
-async def group_transaction(engine: AsyncEngine) -> AsyncIterator[Any]:
-    """An asyncpg connection of the engine's pool inside a transaction that sees every tenant.
+async def group_transaction(conn: AsyncConnection) -> AsyncIterator[Any]:
+    """`conn`'s asyncpg connection inside a transaction that sees every tenant.
 
-    Committed when the block ends, rolled back when it raises; a connection whose state is
-    unknown after a failure is discarded rather than returned to the pool.
+    `conn` is a connection of the engine's pool the caller holds (the inbox keeps it checked out
+    while groups keep coming: no pool checkout per group). Committed when the block ends, rolled
+    back when it raises; a connection whose state is unknown after a failure is invalidated (the
+    caller then closes it, and the pool opens a fresh one next time).
     """
-    async with engine.connect() as conn:
-        raw = (await conn.get_raw_connection()).driver_connection
-        await raw.execute("BEGIN; SELECT set_config('balcao.scope', 'all', true)")
+    raw = (await conn.get_raw_connection()).driver_connection
+    await raw.execute("BEGIN; SELECT set_config('balcao.scope', 'all', true)")
+    try:
+        yield raw
+    except BaseException:
         try:
-            yield raw
-        except BaseException:
-            try:
-                await raw.execute("ROLLBACK")
-            except Exception:  # noqa: BLE001 - the original error matters; this connection does not
-                await conn.invalidate()
-            raise
-        try:
-            await raw.execute("COMMIT")
-        except BaseException:
-            await conn.invalidate()  # COMMIT's outcome is unknown: the caller answers 503
-            raise
+            await raw.execute("ROLLBACK")
+        except Exception:  # noqa: BLE001 - the original error matters; this connection does not
+            await conn.invalidate()
+        raise
+    try:
+        await raw.execute("COMMIT")
+    except BaseException:
+        await conn.invalidate()  # COMMIT's outcome is unknown: the caller answers 503
+        raise
 
 
 async def record_deliveries(
