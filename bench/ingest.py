@@ -65,11 +65,11 @@ ORG_PER_MINUTE = 10_000_000
 def serve(port: int, plain: bool, database_url: str) -> None:
     """The server process: the edge router under uvicorn, on PostgreSQL or on an in-memory sink."""
     import uvicorn
-    from fastapi import FastAPI
 
     from services.gateway.edge.directory import EvolutionInstance, StaticDirectory
-    from services.gateway.edge.http import Edge, create_edge_router
+    from services.gateway.edge.http import Edge
     from services.gateway.edge.inbound import NormalizedInbound, Receipt, SinkOutcome
+    from services.gateway.http import create_app
 
     class BenchDedupSink:
         """`--store memory`: in-memory dedup by key, NOT the production store."""
@@ -91,7 +91,6 @@ def serve(port: int, plain: bool, database_url: str) -> None:
         async def accept(self, organization_id: str, message: NormalizedInbound) -> Receipt:
             raise AssertionError("the runtime is not part of this benchmark")
 
-    app = FastAPI()
     if database_url:
         from balcao.kit import db
         from services.gateway.channel_directory import DatabaseDirectory
@@ -105,7 +104,7 @@ def serve(port: int, plain: bool, database_url: str) -> None:
             [EvolutionInstance(INSTANCE, ORG, "http://127.0.0.1:9", INSTANCE_TOKEN, jwt_key=JWT_KEY)]
         )
         edge = Edge(directory, BenchDedupSink())
-    app.include_router(create_edge_router(edge))
+    app = create_app(edge)  # the gateway's HTTP app, as production serves it
     uvicorn.run(
         app,
         host="127.0.0.1",
