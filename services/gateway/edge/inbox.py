@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from services.gateway import repository
 from services.gateway.edge import store
@@ -88,7 +88,7 @@ class DeliveryInbox:
     _inflight: int = field(default=0, init=False)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set, init=False)
     # Pool connections held between groups while requests keep coming (no checkout per group).
-    _idle: list[AsyncConnection] = field(default_factory=list, init=False)
+    _idle: list[store.HeldConnection] = field(default_factory=list, init=False)
 
     async def store(self, rows: list[DeliveryRow]) -> list[bool]:
         """Store the request's deliveries durably; for each, True when new, False when a redelivery.
@@ -169,7 +169,7 @@ class DeliveryInbox:
     async def _transaction(self, batch: list[_Ticket], rows: list[DeliveryRow]) -> list[list[bool] | RateLimited]:
         per_contact = self.contact_per_minute > 0
         per_org = self.organization_per_minute > 0
-        held = self._idle.pop() if self._idle else await self.engine.connect()
+        held = self._idle.pop() if self._idle else store.HeldConnection(await self.engine.connect())
         try:
             answers = await self._statements(held, batch, rows, per_contact, per_org)
         except BaseException:
@@ -184,9 +184,14 @@ class DeliveryInbox:
             await self._idle.pop().close()
 
     async def _statements(
-        self, held: AsyncConnection, batch: list[_Ticket], rows: list[DeliveryRow], per_contact: bool, per_org: bool
+        self,
+        held: store.HeldConnection,
+        batch: list[_Ticket],
+        rows: list[DeliveryRow],
+        per_contact: bool,
+        per_org: bool,
     ) -> list[list[bool] | RateLimited]:
-        async with store.group_transaction(held) as conn:
+        async with store.group_transaction(held, lambda: bool(self._pending)) as conn:
             new, totals = await store.record_deliveries(
                 conn, rows, per_contact=per_contact, per_org=per_org, window_seconds=self.rate_window_seconds
             )
