@@ -527,7 +527,7 @@ async def main(args: argparse.Namespace) -> None:
     row("PostgreSQL CPU per webhook (µs)", ".0f", lambda r: r["pg_cpu_us"])
     row("load generator CPU per webhook (µs)", ".0f", lambda r: r["client_cpu_us"])
     row("  → webhooks/s 2 cores could do (CPU-bound)", ".0f", lambda r: capacity(r))
-    row("webhooks per database commit (group size)", ".1f", lambda r: r["requests"] / max(1, r["commits"]))
+    row("webhooks per database commit (group size)", ".1f", lambda r: r["requests"] / (r["commits"] or r["requests"]))
     row("ack latency p50 (ms)", ".2f", lambda r: r["p50_ms"])
     row("ack latency p99 (ms)", ".2f", lambda r: r["p99_ms"])
     row("ack latency max (ms)", ".2f", lambda r: r["max_ms"])
