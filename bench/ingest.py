@@ -65,11 +65,11 @@ ORG_PER_MINUTE = 10_000_000
 def serve(port: int, plain: bool, database_url: str) -> None:
     """The server process: the edge router under uvicorn, on PostgreSQL or on an in-memory sink."""
     import uvicorn
-    from fastapi import FastAPI
 
     from services.gateway.edge.directory import EvolutionInstance, StaticDirectory
-    from services.gateway.edge.http import Edge, create_edge_router
+    from services.gateway.edge.http import Edge
     from services.gateway.edge.inbound import NormalizedInbound, Receipt, SinkOutcome
+    from services.gateway.http import create_app
 
     class BenchDedupSink:
         """`--store memory`: in-memory dedup by key, NOT the production store."""
@@ -91,7 +91,6 @@ def serve(port: int, plain: bool, database_url: str) -> None:
         async def accept(self, organization_id: str, message: NormalizedInbound) -> Receipt:
             raise AssertionError("the runtime is not part of this benchmark")
 
-    app = FastAPI()
     if database_url:
         from balcao.kit import db
         from services.gateway.channel_directory import DatabaseDirectory
@@ -105,7 +104,7 @@ def serve(port: int, plain: bool, database_url: str) -> None:
             [EvolutionInstance(INSTANCE, ORG, "http://127.0.0.1:9", INSTANCE_TOKEN, jwt_key=JWT_KEY)]
         )
         edge = Edge(directory, BenchDedupSink())
-    app.include_router(create_edge_router(edge))
+    app = create_app(edge)  # the gateway's HTTP app, as production serves it
     uvicorn.run(
         app,
         host="127.0.0.1",
@@ -283,6 +282,22 @@ def _postgres_cpu_seconds(pgdata: Path | None) -> float:
     return total
 
 
+async def _commits(url: str, settle: bool = False) -> int:
+    """Transactions committed in the database so far (0 without one): the group commit's groups."""
+    if not url:
+        return 0
+    import asyncpg
+
+    if settle:
+        await asyncio.sleep(1.5)  # backends report their counts to the statistics about once a second
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("SELECT pg_stat_force_next_flush()")
+        return int(await conn.fetchval("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"))
+    finally:
+        await conn.close()
+
+
 def _cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux /proc), to report the edge's own cost."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -439,6 +454,7 @@ async def run(args: argparse.Namespace, database_url: str, pgdata: Path | None =
         await drive(port, warm, args.connections)
         bodies, redeliveries = plan(args.unique, args.redeliveries, args.customers)
         requests = [_request(b, token) for b in bodies]
+        commits_before = await _commits(database_url)
         cpu_before = _cpu_seconds(server.pid)
         pg_before = _postgres_cpu_seconds(pgdata)
         client_before = time.process_time()
@@ -446,6 +462,7 @@ async def run(args: argparse.Namespace, database_url: str, pgdata: Path | None =
         client_cpu = time.process_time() - client_before
         pg_cpu = _postgres_cpu_seconds(pgdata) - pg_before
         server_cpu = _cpu_seconds(server.pid) - cpu_before
+        commits = await _commits(database_url, settle=True) - commits_before
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -465,6 +482,7 @@ async def run(args: argparse.Namespace, database_url: str, pgdata: Path | None =
         "client_cpu_us": client_cpu / len(bodies) * 1e6,
         "correct": correct,
         "stored": stored,
+        "commits": commits,
     }
 
 
@@ -509,6 +527,7 @@ async def main(args: argparse.Namespace) -> None:
     row("PostgreSQL CPU per webhook (µs)", ".0f", lambda r: r["pg_cpu_us"])
     row("load generator CPU per webhook (µs)", ".0f", lambda r: r["client_cpu_us"])
     row("  → webhooks/s 2 cores could do (CPU-bound)", ".0f", lambda r: capacity(r))
+    row("webhooks per database commit (group size)", ".1f", lambda r: r["requests"] / (r["commits"] or r["requests"]))
     row("ack latency p50 (ms)", ".2f", lambda r: r["p50_ms"])
     row("ack latency p99 (ms)", ".2f", lambda r: r["p99_ms"])
     row("ack latency max (ms)", ".2f", lambda r: r["max_ms"])
@@ -546,6 +565,7 @@ async def main(args: argparse.Namespace) -> None:
         "postgres_cpu_us_per_webhook": round(head["pg_cpu_us"], 1),
         "load_generator_cpu_us_per_webhook": round(head["client_cpu_us"], 1),
         "cpu_bound_webhooks_per_second_2_cores": round(capacity(head), 1),
+        "webhooks_per_commit": round(head["requests"] / max(1, head["commits"]), 2),
         "ack_p50_ms": round(head["p50_ms"], 3),
         "ack_p99_ms": round(head["p99_ms"], 3),
         "ack_max_ms": round(head["max_ms"], 3),

@@ -21,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Receive, Scope, Send
 
 from balcao.gateway.v1 import gateway_pb2
 from services.gateway.edge import openapi
@@ -32,6 +33,7 @@ from services.gateway.edge.http import (
     Edge,
     create_edge_router,
     error_response,
+    is_webhook_path,
 )
 
 log = logging.getLogger(__name__)
@@ -45,6 +47,33 @@ DESCRIPTION = (
 )
 
 
+class GatewayApp(FastAPI):
+    """FastAPI, with the Evolution webhook served ahead of its middleware stack.
+
+    The webhook is Evolution's hot path (one POST per message). FastAPI's and Starlette's layers
+    (error and exception middleware, exit stacks, body limits, telemetry hooks, route matching)
+    cost about as much CPU as the edge's own parsing (bench/ingest.py), and the webhook needs none
+    of them: it reads its body within its own limit and answers every failure itself as JSON
+    (`Edge.evolution_webhook`). Its routes stay on the router, for /openapi.json and for any
+    other method on the path (405 in the usual JSON shape).
+    """
+
+    webhook: Callable[[Request], Awaitable[Any]] | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            self.webhook is not None
+            and scope["type"] == "http"
+            and scope["method"] == "POST"
+            and is_webhook_path(scope["path"], scope.get("root_path", ""))
+        ):
+            scope["app"] = self
+            response = await self.webhook(Request(scope, receive, send))
+            await response(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
 def create_app(
     edge: Edge | None = None,
     bridge: Bridge | None = None,
@@ -52,7 +81,7 @@ def create_app(
     comments: Mapping[str, str] | None = None,
 ) -> FastAPI:
     """The HTTP app: /healthz, the edge's routes (when given), the bridge's routes (when given), the docs."""
-    app = FastAPI(title=TITLE, version="0.1.0", docs_url=None, redoc_url=None, openapi_url="/openapi.json")
+    app = GatewayApp(title=TITLE, version="0.1.0", docs_url=None, redoc_url=None, openapi_url="/openapi.json")
     _json_errors(app)
 
     @app.get("/healthz", include_in_schema=False)
@@ -61,6 +90,7 @@ def create_app(
 
     if edge is not None:
         app.include_router(create_edge_router(edge))
+        app.webhook = edge.evolution_webhook
     if bridge is not None:
         app.router.routes.extend(bridge.routes())
     app.router.routes.extend(docs_routes(f"{TITLE} — API"))

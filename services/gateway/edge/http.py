@@ -439,6 +439,19 @@ def _raw_message(event: dict[str, Any], message_id: str) -> dict[str, Any] | Non
     return None
 
 
+WEBHOOK_PATH = "/webhooks/evolution"
+
+
+def is_webhook_path(path: str, root_path: str = "") -> bool:
+    """`/webhooks/evolution` or `/webhooks/evolution/{event}` (one segment), below `root_path`."""
+    if root_path and path.startswith(root_path):
+        path = path[len(root_path) :]
+    if path == WEBHOOK_PATH:
+        return True
+    event = path[len(WEBHOOK_PATH) + 1 :] if path.startswith(WEBHOOK_PATH + "/") else ""
+    return bool(event) and "/" not in event
+
+
 def create_edge_router(edge: Edge) -> APIRouter:
     router = APIRouter(tags=["edge"])
     webhook_doc = {

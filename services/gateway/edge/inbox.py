@@ -87,6 +87,8 @@ class DeliveryInbox:
     _timer: asyncio.TimerHandle | None = field(default=None, init=False)
     _inflight: int = field(default=0, init=False)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set, init=False)
+    # Pool connections held between groups while requests keep coming (no checkout per group).
+    _idle: list[store.HeldConnection] = field(default_factory=list, init=False)
 
     async def store(self, rows: list[DeliveryRow]) -> list[bool]:
         """Store the request's deliveries durably; for each, True when new, False when a redelivery.
@@ -147,6 +149,8 @@ class DeliveryInbox:
             for ticket in batch:
                 if not ticket.future.done():
                     ticket.future.set_exception(exc)
+            if not self._pending and self._inflight <= 1:
+                await self.release()
             return
         stored_new = False
         for ticket, answer in zip(batch, answers, strict=True):
@@ -159,11 +163,35 @@ class DeliveryInbox:
                 ticket.future.set_result(answer)
         if stored_new and self.on_stored is not None:
             self.on_stored()
+        if not self._pending and self._inflight <= 1:  # the load stopped: hold no connection
+            await self.release()
 
     async def _transaction(self, batch: list[_Ticket], rows: list[DeliveryRow]) -> list[list[bool] | RateLimited]:
         per_contact = self.contact_per_minute > 0
         per_org = self.organization_per_minute > 0
-        async with store.group_transaction(self.engine) as conn:
+        held = self._idle.pop() if self._idle else store.HeldConnection(await self.engine.connect())
+        try:
+            answers = await self._statements(held, batch, rows, per_contact, per_org)
+        except BaseException:
+            await held.close()  # back to the pool (or discarded when invalidated)
+            raise
+        self._idle.append(held)  # for the next group; given back once no request waits (`_commit`)
+        return answers
+
+    async def release(self) -> None:
+        """Give the connections held between groups back to the pool (also done whenever the load stops)."""
+        while self._idle:
+            await self._idle.pop().close()
+
+    async def _statements(
+        self,
+        held: store.HeldConnection,
+        batch: list[_Ticket],
+        rows: list[DeliveryRow],
+        per_contact: bool,
+        per_org: bool,
+    ) -> list[list[bool] | RateLimited]:
+        async with store.group_transaction(held, lambda: bool(self._pending)) as conn:
             new, totals = await store.record_deliveries(
                 conn, rows, per_contact=per_contact, per_org=per_org, window_seconds=self.rate_window_seconds
             )

@@ -5,21 +5,22 @@ Every function takes a connection inside a transaction that sees every tenant
 from the database clock, so replicas agree on windows and leases.
 
 The webhook's group commit (`group_transaction`, `record_deliveries`, `undo_deliveries`) is the
-one place that speaks to asyncpg's connection directly (taken from the SQLAlchemy pool, so the role and the
-pool are the engine's): it runs once per group on every webhook's path, and SQLAlchemy's
-per-statement work cost more CPU than the statement itself (bench/ingest.py). BEGIN and the
-tenant scope travel in one round trip, the statement is prepared once per connection.
+one place that speaks to asyncpg's connection directly (taken from the SQLAlchemy pool, so the role and
+the pool are the engine's, and held by the inbox while groups keep coming): it runs once per group on
+every webhook's path, and SQLAlchemy's per-statement work cost more CPU than the statement itself
+(bench/ingest.py). BEGIN and the tenant scope travel in one round trip (with the previous group's COMMIT
+while groups keep coming), the statement is prepared once per connection.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 # Counters count per fixed window of `window_seconds` (60 in production), aligned on the epoch.
 # ORG_KEY is the organisation's own counter; a contact's is keyed by its sender key (never empty).
@@ -74,29 +75,67 @@ _RECORD = """
     """
 
 
-@asynccontextmanager
-async def group_transaction(engine: AsyncEngine) -> AsyncIterator[Any]:
-    """An asyncpg connection of the engine's pool inside a transaction that sees every tenant.
+_BEGIN = "BEGIN; SELECT set_config('balcao.scope', 'all', true)"
 
-    Committed when the block ends, rolled back when it raises; a connection whose state is
-    unknown after a failure is discarded rather than returned to the pool.
+
+class HeldConnection:
+    """A pool connection the inbox holds between groups, and whether a transaction is open on it.
+
+    When the next group is already forming at COMMIT, the next transaction (with its tenant scope)
+    is begun in the same round trip (`COMMIT; BEGIN; …`): a group then costs two round trips, its
+    statement and that COMMIT. `close` rolls such a transaction back before giving the connection
+    back to the pool.
     """
-    async with engine.connect() as conn:
-        raw = (await conn.get_raw_connection()).driver_connection
-        await raw.execute("BEGIN; SELECT set_config('balcao.scope', 'all', true)")
-        try:
-            yield raw
-        except BaseException:
+
+    def __init__(self, conn: AsyncConnection) -> None:
+        self.conn = conn
+        self.in_transaction = False
+
+    @property
+    def closed(self) -> bool:
+        return self.conn.closed or self.conn.invalidated
+
+    async def close(self) -> None:
+        if self.in_transaction and not self.closed:
+            self.in_transaction = False
             try:
+                raw = (await self.conn.get_raw_connection()).driver_connection
                 await raw.execute("ROLLBACK")
-            except Exception:  # noqa: BLE001 - the original error matters; this connection does not
-                await conn.invalidate()
-            raise
+            except Exception:  # noqa: BLE001 - a connection in an unknown state is discarded
+                await self.conn.invalidate()
+        await self.conn.close()
+
+
+@asynccontextmanager
+async def group_transaction(held: HeldConnection, begin_next: Callable[[], bool]) -> AsyncIterator[Any]:
+    """`held`'s asyncpg connection inside a transaction that sees every tenant.
+
+    Committed when the block ends (beginning the next transaction in the same round trip when
+    `begin_next()` says another group is forming), rolled back when it raises; a connection whose
+    state is unknown after a failure is invalidated (the caller closes it; the pool opens a fresh
+    one next time).
+    """
+    raw = (await held.conn.get_raw_connection()).driver_connection
+    if not held.in_transaction:
+        await raw.execute(_BEGIN)
+        held.in_transaction = True
+    try:
+        yield raw
+    except BaseException:
+        held.in_transaction = False
         try:
-            await raw.execute("COMMIT")
-        except BaseException:
-            await conn.invalidate()  # COMMIT's outcome is unknown: the caller answers 503
-            raise
+            await raw.execute("ROLLBACK")
+        except Exception:  # noqa: BLE001 - the original error matters; this connection does not
+            await held.conn.invalidate()
+        raise
+    held.in_transaction = False
+    chained = begin_next()
+    try:
+        await raw.execute(f"COMMIT; {_BEGIN}" if chained else "COMMIT")
+    except BaseException:
+        await held.conn.invalidate()  # COMMIT's outcome is unknown: the caller answers 503
+        raise
+    held.in_transaction = chained
 
 
 async def record_deliveries(

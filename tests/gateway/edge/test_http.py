@@ -466,3 +466,24 @@ async def test_an_unexpected_failure_is_still_a_json_error_and_stores_nothing() 
     assert_error(webhook, 500, "internal")
     assert_error(web, 500, "internal")
     assert harness.sink.stored == []
+
+
+async def test_the_gateway_app_serves_the_webhook_ahead_of_its_middleware_alike() -> None:
+    """create_app answers the webhook before FastAPI's stack; the answers are the router's."""
+    sink = RuntimeSinkDouble()
+    app = create_app(Edge(directory(), sink, limits=LIMITS))
+    headers = {"content-type": "application/json", **GOOD}
+    body = json.dumps(load_fixture("01")).encode()
+    async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url="http://gw") as http:
+        first = await http.post("/webhooks/evolution", content=body, headers=headers)
+        again = await http.post("/webhooks/evolution/messages-upsert", content=body, headers=headers)
+        wrong = await http.post("/webhooks/evolution", content=body, headers={"content-type": "application/json"})
+        too_deep = await http.post("/webhooks/evolution/messages-upsert/x", content=body, headers=headers)
+        listed = await http.get("/webhooks/evolution")
+    assert first.status_code == 200 and first.json()["accepted"] == 1
+    assert again.status_code == 200 and again.json()["duplicates"] == 1
+    assert_error(wrong, 401, "unauthenticated")
+    assert_error(too_deep, 404, "not_found")
+    assert_error(listed, 405, "method_not_allowed")
+    assert len(sink.stored) == 1
+    assert "/webhooks/evolution" in app.openapi()["paths"]

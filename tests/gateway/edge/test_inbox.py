@@ -292,3 +292,36 @@ async def test_in_one_group_a_refused_request_leaves_only_what_a_later_one_took(
         assert isinstance(both, RateLimited) and alone == [True]
         assert [d["message_id"] for d in await pair.deliveries()] == ["D1"]
         assert await pair.hits(dora) == 1
+
+
+async def test_groups_in_a_row_share_held_connections_and_none_stays_in_a_transaction(database: str) -> None:
+    async with replicas(database, contact=2, org=0) as pair:
+        inbox = pair.a.edge.inbox
+        assert inbox is not None
+        # Groups of three, one commit at a time: each wave is four groups in a row, the next one
+        # forming while the previous commits (its transaction begun with that COMMIT).
+        inbox.max_flushes, inbox.max_batch = 1, 3
+        senders = ["+" + phone() for _ in range(12)]
+        waves = []
+        for wave in range(3):  # three messages per sender: the third is over the limit of two
+            rows = [
+                DeliveryRow(pair.org, pair.instance, s, f"W{wave}-{n}", False, b"{}") for n, s in enumerate(senders)
+            ]
+            waves.append(await asyncio.gather(*(inbox.store([r]) for r in rows), return_exceptions=True))
+        assert [sum(a == [True] for a in answers) for answers in waves] == [12, 12, 0]
+        assert all(isinstance(a, RateLimited) for a in waves[2])
+        assert len(await pair.deliveries()) == 24 and [await pair.hits(s) for s in senders] == [2] * 12
+        # The load stopped: the connections go back to the pool, none left inside a transaction.
+        for _ in range(100):
+            async with pair.sql.connect() as conn:
+                waiting = await conn.scalar(
+                    sa.text(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                        "AND state LIKE 'idle in transaction%'"
+                    )
+                )
+            if not waiting:
+                break
+            await asyncio.sleep(0.05)
+        assert waiting == 0
+        assert inbox._idle == []
