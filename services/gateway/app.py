@@ -23,7 +23,6 @@ from services.gateway.intake import Intake, TurnWatch
 from services.gateway.outbound import ChannelRegistry, NotConnectedChannel
 from services.gateway.peers import Peers
 from services.gateway.proactive import ProactiveConsumer
-from services.gateway.records import Arrivals
 from services.gateway.runtime import RuntimeOptions, TurnRunner
 from services.gateway.sink import RuntimeSink, RuntimeWebTurns
 from services.gateway.worker import Worker, replica_name
@@ -69,7 +68,6 @@ class GatewayApp:
         if settings.whatsapp_enabled and (current is None or isinstance(current, NotConnectedChannel)):
             channels.channels["whatsapp"] = EvolutionChannel(directory, evolution)
         watch = TurnWatch()
-        arrivals = Arrivals()
         model = model or select_provider(settings)
         runner = TurnRunner(
             engine=engine,
@@ -87,7 +85,6 @@ class GatewayApp:
             send_attempts=settings.send_attempts,
             send_retry_seconds=settings.send_retry_seconds,
             on_finished=watch.notify,
-            arrivals=arrivals,
         )
         name = replica or replica_name()
         worker = Worker(
@@ -97,7 +94,6 @@ class GatewayApp:
             lease_seconds=settings.claim_lease_seconds,
             poll_seconds=settings.worker_poll_seconds,
             replica=name,
-            arrivals=arrivals,
         )
         intake = Intake(
             engine=engine,
@@ -109,7 +105,6 @@ class GatewayApp:
             default_debounce_cap_ms=settings.default_debounce_cap_ms,
             default_human_pause_minutes=settings.default_human_pause_minutes,
             replica=name,
-            arrivals=arrivals,
         )
         consumer = ProactiveConsumer(peers, intake, consumer=name) if settings.proactive_consumer_enabled else None
         edge = Edge(

@@ -24,7 +24,7 @@ from services.gateway import execution as ex
 from services.gateway import inbound, records, repository
 from services.gateway.configuration import ConfigCache
 from services.gateway.peers import Peers, call
-from services.gateway.records import Arrivals, Turn
+from services.gateway.records import Turn
 
 _CRM_CHANNEL = {"whatsapp": r.CHANNEL_WHATSAPP, "web": r.CHANNEL_WEB, "test": r.CHANNEL_TEST}
 _CHANNEL_OF_CONTACT = {r.CHANNEL_WHATSAPP: "whatsapp", r.CHANNEL_WEB: "web", r.CHANNEL_TEST: "test"}
@@ -100,7 +100,6 @@ class Intake:
         default_debounce_cap_ms: int,
         default_human_pause_minutes: int = DEFAULT_HUMAN_PAUSE_MINUTES,
         replica: str = "",
-        arrivals: Arrivals | None = None,
     ) -> None:
         self._engine = engine
         self._peers = peers
@@ -111,7 +110,6 @@ class Intake:
         self._human_pause = default_human_pause_minutes
         # This replica's name: the notification that wakes the other replicas' workers carries it.
         self._replica = replica
-        self._arrivals = arrivals
 
     # -----------------------------------------------------------------------------------------
     # SubmitInbound
@@ -155,8 +153,6 @@ class Intake:
         if message.from_business:
             await self._pause_for_person(config.settings.runtime.human_reply_pause_minutes, org, contact_id)
             return Accepted(gw.SUBMIT_STATUS_RECORDED, stored[0], contact_id)
-        if self._arrivals is not None:
-            self._arrivals.arrived(contact_id)
         self._wake()
         return Accepted(gw.SUBMIT_STATUS_ACCEPTED, stored[0], contact_id)
 

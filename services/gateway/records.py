@@ -205,37 +205,3 @@ def testar_flags(instance: str) -> tuple[bool, bool]:
     rest = instance.removeprefix(TESTAR_INSTANCE)
     return TESTAR_DRAFT in rest, TESTAR_OPERADOR in rest
 
-
-class Arrivals:
-    """Which contacts got a new message, as this replica hears of them.
-
-    A message stored here counts at once; one stored by another replica counts when its
-    notification arrives (the worker's LISTEN). `since(contact, mark)` answers "did anything
-    arrive after `mark`?" for certain only while the listener has been up since before the mark:
-    otherwise it answers None and the caller asks the database.
-    """
-
-    def __init__(self) -> None:
-        self._counter = 0
-        self._last: dict[Any, int] = {}
-        self._listening_from: int | None = None
-
-    def mark(self) -> int:
-        self._counter += 1
-        return self._counter
-
-    def arrived(self, contact_id: Any) -> None:
-        self._last[contact_id] = self.mark()
-        if len(self._last) > 50_000:
-            floor = self._counter - 25_000
-            self._last = {k: v for k, v in self._last.items() if v > floor}
-
-    def listening(self, up: bool) -> None:
-        self._listening_from = self.mark() if up else None
-
-    def since(self, contact_id: Any, mark: int) -> bool | None:
-        if self._listening_from is None or self._listening_from > mark:
-            return None
-        if mark < self._counter - 25_000:
-            return None  # the record of that far back may have been trimmed
-        return self._last.get(contact_id, 0) > mark

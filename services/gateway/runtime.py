@@ -43,7 +43,7 @@ from services.gateway import execution as ex
 from services.gateway.configuration import ConfigCache, OrgConfig
 from services.gateway.outbound import ChannelRegistry, OutboundChannel
 from services.gateway.peers import PeerFailure, Peers, call
-from services.gateway.records import Arrivals, Claim, Conversation, Inbound, Turn
+from services.gateway.records import Claim, Conversation, Inbound, Turn
 from services.gateway.review import Reviewer, human_owned, used_agenda_tool
 from services.gateway.sending import Sender, SendResult, Writes
 
@@ -216,7 +216,6 @@ class TurnRunner:
         send_attempts: int = 3,
         send_retry_seconds: float = 1.0,
         on_finished: Any = None,
-        arrivals: Arrivals | None = None,
     ) -> None:
         self.engine = engine
         self.peers = peers
@@ -225,11 +224,8 @@ class TurnRunner:
         self.model = model
         self.options = options
         self.reviewer = Reviewer(peers, engine)
-        # Per running attempt: the arrivals mark taken just before its messages were last taken.
-        self._arrivals_mark: dict[Any, int] = {}
         self.sender = Sender(engine, channels, attempts=send_attempts, retry_seconds=send_retry_seconds)
         self.on_finished = on_finished
-        self.arrivals = arrivals
         classify.teach_offline(model)
 
     # -----------------------------------------------------------------------------------------
@@ -256,12 +252,9 @@ class TurnRunner:
                 span.set_status(trace.Status(trace.StatusCode.ERROR, str(exc)))
                 log.warning("turn attempt failed: %s", exc, extra={"turn_id": str(turn.turn_id), "error": str(exc)})
                 await self._attempt_failed(claim, turn, exc)
-            finally:
-                self._arrivals_mark.pop(turn.turn_id, None)
 
     async def _begin(self, claim: Claim, turn: Turn, trace_id: str) -> tuple[Turn, Conversation, list[Inbound]]:
         """One transaction: count the attempt, keep the trace id, take the messages that wait."""
-        self._arrivals_mark[turn.turn_id] = self.arrivals.mark() if self.arrivals is not None else 0
         org = turn.organization_id
         async with repository.tenant(self.engine, org) as conn:
             conversation = await repository.lock_conversation(conn, claim)
@@ -692,13 +685,8 @@ class TurnRunner:
         """Take the contact's messages that arrived since the turn took its own; True if any."""
         if ctx.proactive:
             return False
-        mark = self._arrivals_mark.get(ctx.turn.turn_id, 0)
-        if self.arrivals is not None and mark and self.arrivals.since(ctx.contact, mark) is False:
-            # Nothing arrived for this contact since the turn took its messages (this replica's
-            # messages count at once, the others' by their notification): no need to ask.
-            return False
-        if self.arrivals is not None:
-            self._arrivals_mark[ctx.turn.turn_id] = self.arrivals.mark()
+        # Always the database: another replica's notification of a new message can reach this one
+        # after the draft's answer, so what this replica heard of proves nothing.
         async with repository.tenant(self.engine, ctx.org) as conn:
             await repository.lock_conversation(conn, ctx.claim)
             newer = await repository.take_inbound(conn, ctx.org, ctx.contact, ctx.turn.turn_id, ctx.turn.inbound_upto)

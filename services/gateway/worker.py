@@ -17,17 +17,15 @@ due again or the last scan stopped at the concurrency limit.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import socket
 from datetime import UTC, datetime
-from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from services.gateway import records, repository
-from services.gateway.records import Arrivals, Claim, Turn
+from services.gateway.records import Claim, Turn
 from services.gateway.runtime import TurnRunner
 
 log = logging.getLogger(__name__)
@@ -47,10 +45,8 @@ class Worker:
         lease_seconds: float,
         poll_seconds: float,
         replica: str | None = None,
-        arrivals: Arrivals | None = None,
     ) -> None:
         self._engine = engine
-        self._arrivals = arrivals
         self._runner = runner
         self._concurrency = concurrency
         self._lease = lease_seconds
@@ -81,10 +77,7 @@ class Worker:
         """
 
         def heard(_connection: object, _pid: int, _channel: str, payload: str) -> None:
-            sender, _, contact = payload.partition(" ")
-            if contact and self._arrivals is not None:
-                with contextlib.suppress(ValueError):
-                    self._arrivals.arrived(UUID(contact))
+            sender = payload.partition(" ")[0]
             if sender != self.replica:
                 self._wake.set()
 
@@ -95,14 +88,10 @@ class Worker:
                     assert raw is not None
                     await raw.add_listener(repository.DUE_CHANNEL, heard)
                     self._wake.set()  # anything announced while we were not listening is found by a scan
-                    if self._arrivals is not None:
-                        self._arrivals.listening(True)
                     try:
                         while not self._stopping and not raw.is_closed():
                             await asyncio.sleep(self._poll)
                     finally:
-                        if self._arrivals is not None:
-                            self._arrivals.listening(False)
                         if not raw.is_closed():
                             await raw.remove_listener(repository.DUE_CHANNEL, heard)
             except asyncio.CancelledError:
