@@ -302,16 +302,20 @@ async def retry_delivery(conn: AsyncConnection, key: tuple[Any, str, str, str], 
 
 
 async def next_pending_in(conn: AsyncConnection) -> float | None:
-    """Seconds until the earliest pending delivery is due (0 when one is), None when none is pending."""
+    """Seconds until the earliest pending delivery is due (0 when one is), None when none is pending.
+
+    (Clamped here, not with SQL's `greatest(0, …)`: that ignores a NULL and would turn "nothing
+    pending" into "due now", and the drain would ask a hundred times a second.)
+    """
     value = (
         await conn.execute(
             sa.text(
-                "SELECT greatest(0, extract(epoch FROM min(greatest(next_attempt_at, coalesce(claimed_until, "
-                "next_attempt_at))) - now())) FROM gateway.edge_deliveries WHERE state = 'pending'"
+                "SELECT extract(epoch FROM min(greatest(next_attempt_at, coalesce(claimed_until, "
+                "next_attempt_at))) - now()) FROM gateway.edge_deliveries WHERE state = 'pending'"
             )
         )
     ).scalar_one()
-    return None if value is None else float(value)
+    return None if value is None else max(0.0, float(value))
 
 
 async def prune(conn: AsyncConnection, retention_seconds: float, window_seconds: float = 60.0) -> tuple[int, int]:

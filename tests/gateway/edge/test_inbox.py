@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from balcao.kit import db
 from services.gateway import repository
 from services.gateway.channel_directory import DatabaseDirectory
+from services.gateway.edge import store
 from services.gateway.edge.directory import EvolutionInstance, StaticDirectory, WebChannelKey
 from services.gateway.edge.http import Edge, create_edge_router
 from services.gateway.edge.inbound import SinkOutcome
@@ -207,6 +208,22 @@ async def test_the_drain_hands_each_delivery_to_the_runtime_in_arrival_order(mes
         assert [m.text for _, m in pair.sink.stored] == ["parte 0", "parte 1", "parte 2"]
         assert pair.sink.outcomes == [SinkOutcome.ACCEPTED] * 3
         assert [(d["state"], d["dropped"]) for d in await pair.deliveries()] == [("done", True)] * 3
+
+
+async def test_an_idle_drain_waits_for_work_instead_of_asking_again_at_once(mesh: RunningMesh) -> None:
+    async with replicas(await support.fresh_database(mesh), contact=0, org=0) as pair:
+
+        async def next_due() -> float | None:
+            async with repository.all_tenants(pair.a.engine) as conn:
+                return await store.next_pending_in(conn)
+
+        assert await next_due() is None  # nothing stored: the drain sleeps until woken or polled
+        await pair.a.webhook(pair.event(phone(), "oi"))
+        assert await next_due() == 0.0  # stored and due: take it now
+        drain = DeliveryDrain(pair.a.engine, pair.a.edge.take_delivery, retry_base_seconds=0)
+        while await drain.drain_once():
+            pass
+        assert await next_due() is None  # taken: nothing pending again
 
 
 async def test_a_failing_runtime_is_retried_and_a_refusal_is_kept_with_its_reason(mesh: RunningMesh) -> None:
