@@ -55,13 +55,18 @@ class Details:
     cpf: str
     channel: str
     legal_basis: str
+    # `name` and `legal_basis` only fill empty values (what an inbound message tells).
+    fill_empty_only: bool = False
 
     @classmethod
-    def parse(cls, name: str, email: str, cpf: str, channel: str, legal_basis: str) -> Details:
+    def parse(
+        cls, name: str, email: str, cpf: str, channel: str, legal_basis: str, *, fill_empty_only: bool = False
+    ) -> Details:
         email = email.strip()
         if email and ("@" not in email or " " in email):
             raise InvalidArgument(f"email {email!r} is not an e-mail address")
-        return cls(name.strip(), email, normalize_cpf(cpf) if cpf.strip() else "", channel, legal_basis)
+        cpf = normalize_cpf(cpf) if cpf.strip() else ""
+        return cls(name.strip(), email, cpf, channel, legal_basis, fill_empty_only)
 
 
 async def upsert(
@@ -77,6 +82,11 @@ async def upsert(
         "channel": details.channel,
         "legal_basis": details.legal_basis,
     }
+    if found is not None and details.fill_empty_only:
+        if found["name"]:
+            fields["name"] = ""
+        if found["legal_basis"] != "unspecified":
+            fields["legal_basis"] = "unspecified"
     if found is None:
         row = await repo.insert(
             conn, org, uuid.uuid4(), now=now,

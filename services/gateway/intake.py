@@ -157,29 +157,21 @@ class Intake:
         return Accepted(gw.SUBMIT_STATUS_ACCEPTED, stored[0], contact_id)
 
     async def _contact(self, message: inbound.NewInbound) -> r.Contact:
-        key = f"inbound:{message.channel_instance}:{message.sender_key}:{message.message_id}"
+        # One call: the contact wrote first (the legal basis to answer) and the push name only fill
+        # what the contact does not have yet; a name the business recorded stays.
         request = cw.UpsertContactRequest(
             organization_id=str(message.organization_id),
             phone=message.phone,
             whatsapp_jid=message.jid,
             web_profile_id=message.sender_key.removeprefix("profile:") if not message.phone else "",
             channel=_CRM_CHANNEL[message.channel],  # type: ignore[arg-type]
-            idempotency_key=key,
+            name=message.sender_name,
+            legal_basis=r.LEGAL_BASIS_CONTACT_INITIATED,
+            fill_empty_only=True,
+            idempotency_key=f"inbound:{message.channel_instance}:{message.sender_key}:{message.message_id}",
         )
         response = await call("crm", self._peers.crm_write.UpsertContact, request, timeout=self._peers.timeout)
-        contact = response.contact
-        missing_name = bool(message.sender_name) and not contact.name
-        if contact.legal_basis == r.LEGAL_BASIS_UNSPECIFIED or missing_name:
-            # The contact wrote first: that is the legal basis to answer. The push name only fills
-            # an empty name; a name the business recorded stays.
-            request.legal_basis = (
-                r.LEGAL_BASIS_CONTACT_INITIATED if contact.legal_basis == r.LEGAL_BASIS_UNSPECIFIED else 0
-            )
-            request.name = message.sender_name if missing_name else ""
-            request.idempotency_key = f"{key}:complete"
-            response = await call("crm", self._peers.crm_write.UpsertContact, request, timeout=self._peers.timeout)
-            contact = response.contact
-        return contact
+        return response.contact
 
     async def _pause_for_person(self, minutes: int, org: UUID, contact_id: UUID) -> None:
         until = datetime.now(UTC) + timedelta(minutes=minutes or self._human_pause)

@@ -186,3 +186,40 @@ async def test_concurrent_upserts_of_one_phone_make_one_contact(crm: Crm) -> Non
     ))
     assert len({result.contact.contact_id for result in results}) == 1
     assert sum(result.created for result in results) == 1
+
+
+async def test_fill_empty_only_never_overwrites_a_recorded_name_or_legal_basis(crm: Crm) -> None:
+    org = await crm.org()
+    phone = random_phone()
+    new = await crm.write.UpsertContact(
+        wr.UpsertContactRequest(organization_id=org, phone=phone, name="Carla (push)",
+                                legal_basis=r.LEGAL_BASIS_CONTACT_INITIATED, fill_empty_only=True),
+        metadata=crm.metadata,
+    )
+    assert new.created  # a new contact takes what the message told
+    assert new.contact.name == "Carla (push)" and new.contact.legal_basis == r.LEGAL_BASIS_CONTACT_INITIATED
+    await crm.write.UpsertContact(
+        wr.UpsertContactRequest(organization_id=org, phone=phone, name="Carla Souza",
+                                legal_basis=r.LEGAL_BASIS_CONSENT),
+        metadata=crm.metadata,
+    )
+    again = await crm.write.UpsertContact(
+        wr.UpsertContactRequest(organization_id=org, phone=phone, name="Carlinha",
+                                legal_basis=r.LEGAL_BASIS_CONTACT_INITIATED, fill_empty_only=True,
+                                email="carla@example.com"),
+        metadata=crm.metadata,
+    )
+    assert again.contact.name == "Carla Souza"  # the business's name stays
+    assert again.contact.legal_basis == r.LEGAL_BASIS_CONSENT
+    assert again.contact.email == "carla@example.com"  # other fields behave as always
+    nameless = await crm.write.UpsertContact(
+        wr.UpsertContactRequest(organization_id=org, whatsapp_jid=f"{uuid.uuid4().int % 10**14}@lid"),
+        metadata=crm.metadata,
+    )
+    filled = await crm.write.UpsertContact(
+        wr.UpsertContactRequest(organization_id=org, whatsapp_jid=nameless.contact.whatsapp_jids[0], name="Davi",
+                                legal_basis=r.LEGAL_BASIS_CONTACT_INITIATED, fill_empty_only=True),
+        metadata=crm.metadata,
+    )
+    assert filled.contact.contact_id == nameless.contact.contact_id
+    assert filled.contact.name == "Davi" and filled.contact.legal_basis == r.LEGAL_BASIS_CONTACT_INITIATED

@@ -12,6 +12,10 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from balcao.crm.v1 import crm_read_pb2 as cr
+from balcao.crm.v1 import crm_read_pb2_grpc, crm_write_pb2_grpc
+from balcao.crm.v1 import crm_resources_pb2 as r
+from balcao.crm.v1 import crm_write_pb2 as cw
 from balcao.gateway.v1 import gateway_pb2 as gw
 from balcao.kit import db
 from tests.gateway import support
@@ -118,3 +122,37 @@ async def test_five_messages_at_once_each_belong_to_exactly_one_answered_turn(
     assert {str(r[0]) for r in rows} == set(by_turn)  # one reply per turn, no turn without its reply
     assert all(count == len(next(t for t in turns if t.turn_id == str(turn_id)).reply_parts) for turn_id, count in rows)
     assert watermark == last == len(texts)
+
+
+async def test_a_first_message_records_who_wrote_without_overwriting_the_business_records(
+    mesh: RunningMesh, client: support.Client
+) -> None:
+    org = await support.create_org(mesh)
+    phone = support.new_phone()
+    first = support.message(org, phone, "oi")
+    first.message.sender_name = "Eva"
+    await client.stub.SubmitInbound(first, metadata=client.md)
+    channel = grpc.aio.insecure_channel(mesh.addr("crm"))
+    async with channel:
+        read = crm_read_pb2_grpc.CrmReadServiceStub(channel)
+        write = crm_write_pb2_grpc.CrmWriteServiceStub(channel)
+        md = support.metadata(mesh, "gateway")
+        found = await read.FindContactByPhone(
+            cr.FindContactByPhoneRequest(organization_id=org.organization_id, phone=phone), metadata=md
+        )
+        assert found.contact.name == "Eva"  # the push name fills an empty name
+        assert found.contact.legal_basis == r.LEGAL_BASIS_CONTACT_INITIATED  # the contact wrote first
+        await write.UpsertContact(
+            cw.UpsertContactRequest(
+                organization_id=org.organization_id, phone=phone, name="Eva Lima", legal_basis=r.LEGAL_BASIS_CONSENT
+            ),
+            metadata=md,
+        )
+        again = support.message(org, phone, "tudo bem?")
+        again.message.sender_name = "Evinha"
+        await client.stub.SubmitInbound(again, metadata=client.md)
+        kept = await read.FindContactByPhone(
+            cr.FindContactByPhoneRequest(organization_id=org.organization_id, phone=phone), metadata=md
+        )
+    assert kept.contact.name == "Eva Lima"  # the name the business recorded stays
+    assert kept.contact.legal_basis == r.LEGAL_BASIS_CONSENT

@@ -68,7 +68,7 @@ class UpdateOrganizationSettingsResponse(_message.Message):
     def __init__(self, organization: _Optional[_Union[_crm_resources_pb2.Organization, _Mapping]] = ..., consequences_pt: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class UpsertContactRequest(_message.Message):
-    __slots__ = ("organization_id", "phone", "default_region", "whatsapp_jid", "web_profile_id", "name", "email", "cpf", "channel", "legal_basis", "idempotency_key")
+    __slots__ = ("organization_id", "phone", "default_region", "whatsapp_jid", "web_profile_id", "name", "email", "cpf", "channel", "legal_basis", "idempotency_key", "fill_empty_only")
     ORGANIZATION_ID_FIELD_NUMBER: _ClassVar[int]
     PHONE_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_REGION_FIELD_NUMBER: _ClassVar[int]
@@ -80,6 +80,7 @@ class UpsertContactRequest(_message.Message):
     CHANNEL_FIELD_NUMBER: _ClassVar[int]
     LEGAL_BASIS_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    FILL_EMPTY_ONLY_FIELD_NUMBER: _ClassVar[int]
     organization_id: str
     phone: str
     default_region: str
@@ -91,7 +92,8 @@ class UpsertContactRequest(_message.Message):
     channel: _crm_resources_pb2.Channel
     legal_basis: _crm_resources_pb2.LegalBasis
     idempotency_key: str
-    def __init__(self, organization_id: _Optional[str] = ..., phone: _Optional[str] = ..., default_region: _Optional[str] = ..., whatsapp_jid: _Optional[str] = ..., web_profile_id: _Optional[str] = ..., name: _Optional[str] = ..., email: _Optional[str] = ..., cpf: _Optional[str] = ..., channel: _Optional[_Union[_crm_resources_pb2.Channel, str]] = ..., legal_basis: _Optional[_Union[_crm_resources_pb2.LegalBasis, str]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+    fill_empty_only: bool
+    def __init__(self, organization_id: _Optional[str] = ..., phone: _Optional[str] = ..., default_region: _Optional[str] = ..., whatsapp_jid: _Optional[str] = ..., web_profile_id: _Optional[str] = ..., name: _Optional[str] = ..., email: _Optional[str] = ..., cpf: _Optional[str] = ..., channel: _Optional[_Union[_crm_resources_pb2.Channel, str]] = ..., legal_basis: _Optional[_Union[_crm_resources_pb2.LegalBasis, str]] = ..., idempotency_key: _Optional[str] = ..., fill_empty_only: _Optional[bool] = ...) -> None: ...
 
 class UpsertContactResponse(_message.Message):
     __slots__ = ("contact", "created", "replayed")

@@ -81,6 +81,7 @@ class CrmWrite(Servicer, crm_write_pb2_grpc.CrmWriteServiceServicer):
         details = contacts.Details.parse(
             request.name, request.email, request.cpf, m.CHANNEL.word(request.channel),
             m.LEGAL_BASIS.word(request.legal_basis),
+            fill_empty_only=request.fill_empty_only,
         )
 
         async def work(conn: Any) -> wr.UpsertContactResponse:
