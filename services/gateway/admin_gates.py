@@ -10,6 +10,7 @@ refused as data and changes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from uuid import UUID
 
 from google.protobuf import field_mask_pb2
 
@@ -18,6 +19,7 @@ from balcao.crm.v1 import crm_write_pb2 as cw
 from balcao.gateway.v1 import gateway_pb2 as gw
 from balcao.seguranca.v1 import seguranca_pb2 as sg
 from services.gateway.admin_common import crm_organization, org_id
+from services.gateway.configuration import ConfigCache
 from services.gateway.intake import InvalidRequest
 from services.gateway.peers import Peers, call
 
@@ -48,8 +50,11 @@ def _state(info: sg.GateInfo) -> gw.GateState:
 
 
 class Gates:
-    def __init__(self, peers: Peers) -> None:
+    def __init__(self, peers: Peers, configs: ConfigCache) -> None:
         self._peers = peers
+        # This replica's copy of the organisation is dropped after a switch: its next review names
+        # the new revision, so Segurança reads the switch instead of reusing its older copy.
+        self._configs = configs
 
     async def _chain(self, org: str) -> sg.GetGateChainResponse:
         return await call(
@@ -99,6 +104,7 @@ class Gates:
             ),
             timeout=self._peers.timeout,
         )
+        self._configs.forget(UUID(org))
         after = {g.name: g for g in (await self._chain(org)).gates}[name]
         consequence = " ".join(updated.consequences_pt) or (
             f"A verificação “{info.label_pt or name}” continua {'ligada' if enabled else 'desligada'}."
@@ -117,6 +123,7 @@ class Gates:
             ),
             timeout=self._peers.timeout,
         )
+        self._configs.forget(UUID(org))
         chain = await self._chain(org)
         on = chain.inbound.classifier_enabled
         return gw.SetInboundClassifierEnabledResponse(

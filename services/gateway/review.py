@@ -222,6 +222,9 @@ class Reviewer:
         )
         if declaracao is not None:
             request.declaracao.CopyFrom(declaracao)
+        if config.organization.HasField("updated_at"):
+            # Segurança reuses its copy of the settings when it is at least as recent as ours.
+            request.organization_updated_at.CopyFrom(config.organization.updated_at)
         return await call("seguranca", self._peers.seguranca.ReviewOutbound, request, timeout=self._peers.timeout)
 
     async def _stats(self, organization_id: UUID, contact_id: UUID, sender: str, time_zone: str) -> SendingStats:

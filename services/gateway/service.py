@@ -268,13 +268,16 @@ class Gateway(gateway_pb2_grpc.GatewayServiceServicer):
     async def ListGates(
         self, request: gateway_pb2.ListGatesRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.ListGatesResponse:
-        return await self._run(context, lambda app: Gates(app.peers).list(request.organization_id))
+        return await self._run(context, lambda app: Gates(app.peers, app.runner.configs).list(request.organization_id))
 
     async def SetGateEnabled(
         self, request: gateway_pb2.SetGateEnabledRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.SetGateEnabledResponse:
         change = await self._run(
-            context, lambda app: Gates(app.peers).set_enabled(request.organization_id, request.gate, request.enabled)
+            context,
+            lambda app: Gates(app.peers, app.runner.configs).set_enabled(
+                request.organization_id, request.gate, request.enabled
+            ),
         )
         return gateway_pb2.SetGateEnabledResponse(
             gate=change.gate, consequence_pt=change.consequence_pt, refusal_pt=change.refusal_pt
@@ -284,7 +287,8 @@ class Gateway(gateway_pb2_grpc.GatewayServiceServicer):
         self, request: gateway_pb2.SetInboundClassifierEnabledRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.SetInboundClassifierEnabledResponse:
         return await self._run(
-            context, lambda app: Gates(app.peers).set_classifier(request.organization_id, request.enabled)
+            context,
+            lambda app: Gates(app.peers, app.runner.configs).set_classifier(request.organization_id, request.enabled),
         )
 
     # -----------------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 """Where an organisation's gate configuration comes from: its settings in crm.
 
-`CrmOrganizations` reads `CrmReadService/GetOrganization` on every review, so a switch the owner
-flips applies to the next message (settings "take effect immediately"). `config_from_organization`
-turns crm's raw `Organization` into the frozen `OrganizationConfig` the chain takes. A static
+`CrmOrganizations` reads `CrmReadService/GetOrganization` for a review unless the caller says
+which revision of the organisation it works with (`organization_updated_at`, the gateway's copy)
+and Segurança already holds that one or a newer one: a switch the owner flips applies to the next
+message whose caller has seen it, and a caller that names no revision always gets crm's latest.
+`config_from_organization` turns crm's raw `Organization` into the frozen `OrganizationConfig` the chain takes. A static
 source serves tests and the benchmark.
 """
 
@@ -44,7 +46,9 @@ class InvalidSettings(Exception):
 
 
 class OrganizationSource(Protocol):
-    async def get(self, organization_id: str, now: datetime) -> OrganizationConfig: ...
+    async def get(
+        self, organization_id: str, now: datetime, seen: datetime | None = None
+    ) -> OrganizationConfig: ...
 
 
 def _clock(value: str, field: str) -> time | None:
@@ -129,12 +133,24 @@ def config_from_organization(organization: crm_resources_pb2.Organization, now: 
 
 
 class CrmOrganizations:
-    """Reads the organisation from crm on every call."""
+    """Reads the organisation from crm, or reuses the last copy read when the caller's is not newer.
+
+    Only crm's raw `Organization` is kept: the configuration is built for every review, because it
+    depends on the moment (an offer past its `valid_until` authorises nothing).
+    """
+
+    # Organisations kept at most; beyond, the copies are dropped and read again when needed.
+    MAX_KEPT = 4096
 
     def __init__(self, channel: grpc.aio.Channel) -> None:
         self._stub = crm_read_pb2_grpc.CrmReadServiceStub(channel)
+        # organisation → (its `updated_at`, the organisation as crm answered).
+        self._kept: dict[str, tuple[datetime, crm_resources_pb2.Organization]] = {}
 
-    async def get(self, organization_id: str, now: datetime) -> OrganizationConfig:
+    async def get(self, organization_id: str, now: datetime, seen: datetime | None = None) -> OrganizationConfig:
+        kept = self._kept.get(organization_id)
+        if seen is not None and kept is not None and kept[0] >= seen:
+            return config_from_organization(kept[1], now)
         try:
             response = await self._stub.GetOrganization(
                 crm_read_pb2.GetOrganizationRequest(organization_id=organization_id), timeout=READ_TIMEOUT_SECONDS
@@ -143,7 +159,16 @@ class CrmOrganizations:
             if exc.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
                 raise OrganizationNotFound(organization_id) from None
             raise OrganizationsUnavailable(f"crm answered {exc.code().name}: {exc.details()}") from None
-        return config_from_organization(response.organization, now)
+        organization = response.organization
+        config = config_from_organization(organization, now)  # invalid settings are never kept
+        if organization.HasField("updated_at"):
+            revision = organization.updated_at.ToDatetime(tzinfo=UTC)
+            kept = self._kept.get(organization_id)
+            if kept is None or kept[0] <= revision:  # a slower read of an older copy never wins
+                if len(self._kept) >= self.MAX_KEPT:
+                    self._kept.clear()
+                self._kept[organization_id] = (revision, organization)
+        return config
 
 
 class StaticOrganizations:
@@ -152,7 +177,7 @@ class StaticOrganizations:
     def __init__(self, configs: Mapping[str, OrganizationConfig]) -> None:
         self._configs = dict(configs)
 
-    async def get(self, organization_id: str, now: datetime) -> OrganizationConfig:
+    async def get(self, organization_id: str, now: datetime, seen: datetime | None = None) -> OrganizationConfig:
         try:
             return self._configs[organization_id]
         except KeyError:

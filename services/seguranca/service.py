@@ -348,7 +348,12 @@ class Seguranca(seguranca_pb2_grpc.SegurancaServiceServicer):
             _uuid(request.contact_id, "contact_id")
             outbound = outbound_from_request(request)
             now = self._clock()
-            config = await self._organizations.get(organization_id, now)
+            seen = (
+                request.organization_updated_at.ToDatetime(tzinfo=UTC)
+                if request.HasField("organization_updated_at")
+                else None
+            )
+            config = await self._organizations.get(organization_id, now, seen)
             verdict = await self._chain.review(config, outbound, now)
             log.info(
                 "reviewed",

@@ -1,4 +1,5 @@
-"""Seguranca in the real mesh: the organisation's configuration is read from crm on every review."""
+"""Seguranca in the real mesh: the organisation's configuration comes from crm (read for every review
+unless the caller names a revision Segurança already holds)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import grpc
 import pytest
 from google.protobuf.field_mask_pb2 import FieldMask
 
+from balcao.crm.v1 import crm_read_pb2, crm_read_pb2_grpc, crm_write_pb2, crm_write_pb2_grpc
 from balcao.crm.v1 import crm_resources_pb2 as crm
-from balcao.crm.v1 import crm_write_pb2, crm_write_pb2_grpc
 from balcao.seguranca.v1 import seguranca_pb2 as pb
 from balcao.seguranca.v1 import seguranca_pb2_grpc
 from tests.support.mesh import RunningMesh
@@ -153,3 +154,37 @@ async def test_screen_inbound_through_the_mesh(
     assert response.verdict == pb.SCREEN_VERDICT_INJECTION
     assert response.matched_rule == "fake_system_message" and response.matched_text_index == 1
     assert not response.classifier.ran
+
+
+async def test_a_caller_naming_the_organisations_revision_is_served_from_segurancas_copy_until_it_names_a_newer_one(
+    mesh: RunningMesh, channels: tuple[grpc.aio.Channel, grpc.aio.Channel]
+) -> None:
+    crm_channel, seguranca_channel = channels
+    stub = seguranca_pb2_grpc.SegurancaServiceStub(seguranca_channel)
+    writer = crm_write_pb2_grpc.CrmWriteServiceStub(crm_channel)
+    organization = await _organization(mesh, crm_channel)
+    created = await crm_read_pb2_grpc.CrmReadServiceStub(crm_channel).GetOrganization(
+        crm_read_pb2.GetOrganizationRequest(organization_id=organization), metadata=_auth(mesh)
+    )
+    before = _review(organization)
+    before.organization_updated_at.CopyFrom(created.organization.updated_at)
+    assert (await stub.ReviewOutbound(before, metadata=_auth(mesh))).WhichOneof("decision") == "vetoed"
+
+    updated = await writer.UpdateOrganizationSettings(
+        crm_write_pb2.UpdateOrganizationSettingsRequest(
+            organization_id=organization,
+            settings=crm.OrganizationSettings(
+                seguranca=crm.SegurancaSettings(gates_enabled={"commercial_promise": False})
+            ),
+            update_mask=FieldMask(paths=["seguranca.gates_enabled"]),
+        ),
+        metadata=_auth(mesh),
+        timeout=10,
+    )
+    # A caller that has not seen the change yet gets the copy Segurança already holds (no crm read)…
+    assert (await stub.ReviewOutbound(before, metadata=_auth(mesh))).WhichOneof("decision") == "vetoed"
+    # …one that has seen it gets the new settings at once, and so does a caller naming no revision.
+    after = _review(organization)
+    after.organization_updated_at.CopyFrom(updated.organization.updated_at)
+    assert (await stub.ReviewOutbound(after, metadata=_auth(mesh))).WhichOneof("decision") == "approved"
+    assert (await stub.ReviewOutbound(_review(organization), metadata=_auth(mesh))).WhichOneof("decision") == "approved"

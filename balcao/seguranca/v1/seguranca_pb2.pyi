@@ -134,7 +134,7 @@ THREAT_LEVEL_LOW: ThreatLevel
 THREAT_LEVEL_HIGH: ThreatLevel
 
 class ReviewOutboundRequest(_message.Message):
-    __slots__ = ("organization_id", "contact_id", "turn_id", "kind", "attempt", "draft", "declaracao", "contact", "channel", "organization", "history", "evidence")
+    __slots__ = ("organization_id", "contact_id", "turn_id", "kind", "attempt", "draft", "declaracao", "contact", "channel", "organization", "history", "evidence", "organization_updated_at")
     ORGANIZATION_ID_FIELD_NUMBER: _ClassVar[int]
     CONTACT_ID_FIELD_NUMBER: _ClassVar[int]
     TURN_ID_FIELD_NUMBER: _ClassVar[int]
@@ -147,6 +147,7 @@ class ReviewOutboundRequest(_message.Message):
     ORGANIZATION_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
     EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    ORGANIZATION_UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     organization_id: str
     contact_id: str
     turn_id: str
@@ -159,7 +160,8 @@ class ReviewOutboundRequest(_message.Message):
     organization: OrganizationFacts
     history: SendingHistory
     evidence: Evidence
-    def __init__(self, organization_id: _Optional[str] = ..., contact_id: _Optional[str] = ..., turn_id: _Optional[str] = ..., kind: _Optional[_Union[OutboundKind, str]] = ..., attempt: _Optional[int] = ..., draft: _Optional[str] = ..., declaracao: _Optional[_Union[_declaracao_pb2.DeclaracaoDoTurno, _Mapping]] = ..., contact: _Optional[_Union[ContactFacts, _Mapping]] = ..., channel: _Optional[_Union[ChannelFacts, _Mapping]] = ..., organization: _Optional[_Union[OrganizationFacts, _Mapping]] = ..., history: _Optional[_Union[SendingHistory, _Mapping]] = ..., evidence: _Optional[_Union[Evidence, _Mapping]] = ...) -> None: ...
+    organization_updated_at: _timestamp_pb2.Timestamp
+    def __init__(self, organization_id: _Optional[str] = ..., contact_id: _Optional[str] = ..., turn_id: _Optional[str] = ..., kind: _Optional[_Union[OutboundKind, str]] = ..., attempt: _Optional[int] = ..., draft: _Optional[str] = ..., declaracao: _Optional[_Union[_declaracao_pb2.DeclaracaoDoTurno, _Mapping]] = ..., contact: _Optional[_Union[ContactFacts, _Mapping]] = ..., channel: _Optional[_Union[ChannelFacts, _Mapping]] = ..., organization: _Optional[_Union[OrganizationFacts, _Mapping]] = ..., history: _Optional[_Union[SendingHistory, _Mapping]] = ..., evidence: _Optional[_Union[Evidence, _Mapping]] = ..., organization_updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class ReviewOutboundResponse(_message.Message):
     __slots__ = ("approved", "wait", "vetoed", "trace", "chain_version")
