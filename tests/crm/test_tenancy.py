@@ -225,6 +225,8 @@ def _read_probes() -> dict[str, Probe]:
         "BatchGetClosedTurns": _batch_closed_turns,
         "GetOperadorStats": lambda crm, a, b: call("GetOperadorStats", rd.GetOperadorStatsRequest(
             organization_id=b.org, since=timestamp_pb2.Timestamp(seconds=0)))(crm),
+        "GetLeadSnapshot": lambda crm, a, b: call("GetLeadSnapshot", rd.GetLeadSnapshotRequest(
+            organization_id=b.org, contact_id=a.contact, knowledge_articles=rd.LeadSnapshotKnowledge()))(crm),
     }
 
 

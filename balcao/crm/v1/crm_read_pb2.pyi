@@ -641,3 +641,41 @@ class OperadorStats(_message.Message):
     obligations: _crm_resources_pb2.ObligationStats
     events_dead: int
     def __init__(self, turns_processed: _Optional[int] = ..., actions_taken: _Optional[int] = ..., turns_nothing_to_do: _Optional[int] = ..., turns_could_not_act: _Optional[int] = ..., turns_human_owned: _Optional[int] = ..., turns_with_model: _Optional[int] = ..., turns_basic: _Optional[int] = ..., obligations: _Optional[_Union[_crm_resources_pb2.ObligationStats, _Mapping]] = ..., events_dead: _Optional[int] = ...) -> None: ...
+
+class GetLeadSnapshotRequest(_message.Message):
+    __slots__ = ("organization_id", "contact_id", "activities_page_size", "knowledge_articles")
+    ORGANIZATION_ID_FIELD_NUMBER: _ClassVar[int]
+    CONTACT_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITIES_PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    KNOWLEDGE_ARTICLES_FIELD_NUMBER: _ClassVar[int]
+    organization_id: str
+    contact_id: str
+    activities_page_size: int
+    knowledge_articles: LeadSnapshotKnowledge
+    def __init__(self, organization_id: _Optional[str] = ..., contact_id: _Optional[str] = ..., activities_page_size: _Optional[int] = ..., knowledge_articles: _Optional[_Union[LeadSnapshotKnowledge, _Mapping]] = ...) -> None: ...
+
+class LeadSnapshotKnowledge(_message.Message):
+    __slots__ = ("kinds", "unit_id")
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    UNIT_ID_FIELD_NUMBER: _ClassVar[int]
+    kinds: _containers.RepeatedScalarFieldContainer[_crm_resources_pb2.KnowledgeKind]
+    unit_id: str
+    def __init__(self, kinds: _Optional[_Iterable[_Union[_crm_resources_pb2.KnowledgeKind, str]]] = ..., unit_id: _Optional[str] = ...) -> None: ...
+
+class GetLeadSnapshotResponse(_message.Message):
+    __slots__ = ("contact", "lead_state", "latest_checkpoint", "human_cases", "pending_follow_ups", "activities", "knowledge_articles")
+    CONTACT_FIELD_NUMBER: _ClassVar[int]
+    LEAD_STATE_FIELD_NUMBER: _ClassVar[int]
+    LATEST_CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
+    HUMAN_CASES_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FOLLOW_UPS_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITIES_FIELD_NUMBER: _ClassVar[int]
+    KNOWLEDGE_ARTICLES_FIELD_NUMBER: _ClassVar[int]
+    contact: GetContactResponse
+    lead_state: GetLeadStateResponse
+    latest_checkpoint: LatestCheckpointResponse
+    human_cases: ListHumanCasesResponse
+    pending_follow_ups: ListFollowUpsResponse
+    activities: ListActivitiesResponse
+    knowledge_articles: ListKnowledgeArticlesResponse
+    def __init__(self, contact: _Optional[_Union[GetContactResponse, _Mapping]] = ..., lead_state: _Optional[_Union[GetLeadStateResponse, _Mapping]] = ..., latest_checkpoint: _Optional[_Union[LatestCheckpointResponse, _Mapping]] = ..., human_cases: _Optional[_Union[ListHumanCasesResponse, _Mapping]] = ..., pending_follow_ups: _Optional[_Union[ListFollowUpsResponse, _Mapping]] = ..., activities: _Optional[_Union[ListActivitiesResponse, _Mapping]] = ..., knowledge_articles: _Optional[_Union[ListKnowledgeArticlesResponse, _Mapping]] = ...) -> None: ...

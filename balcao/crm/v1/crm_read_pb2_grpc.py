@@ -200,6 +200,11 @@ class CrmReadServiceStub:
                 request_serializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsRequest.SerializeToString,
                 response_deserializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsResponse.FromString,
                 _registered_method=True)
+        self.GetLeadSnapshot = channel.unary_unary(
+                '/balcao.crm.v1.CrmReadService/GetLeadSnapshot',
+                request_serializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetLeadSnapshotRequest.SerializeToString,
+                response_deserializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetLeadSnapshotResponse.FromString,
+                _registered_method=True)
 
 
 class CrmReadServiceServicer:
@@ -446,6 +451,21 @@ class CrmReadServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetLeadSnapshot(self, request, context):
+        """Reads what crm holds about one lead, for a turn's opening, in ONE call: the contact, its lead
+        state, its latest checkpoint, its open human cases, its pending follow-ups, the first page of
+        its timeline and, when asked, a first page of knowledge articles. Every part is read in ONE
+        read-only REPEATABLE READ transaction, so the parts are a consistent snapshot of one instant
+        (a turn closed meanwhile is in every part or in none). Each part is the very response message
+        the single RPC gives to the same question (GetContact, GetLeadState, LatestCheckpoint,
+        ListHumanCases, ListFollowUps, ListActivities, ListKnowledgeArticles), built by the same code,
+        so a reader may take either. Errors are GetContact's: an unknown contact (or another
+        organisation's) is NOT_FOUND, a malformed id INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CrmReadServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -608,6 +628,11 @@ def add_CrmReadServiceServicer_to_server(servicer, server):
                     servicer.GetOperadorStats,
                     request_deserializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsRequest.FromString,
                     response_serializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsResponse.SerializeToString,
+            ),
+            'GetLeadSnapshot': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLeadSnapshot,
+                    request_deserializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetLeadSnapshotRequest.FromString,
+                    response_serializer=balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetLeadSnapshotResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1480,6 +1505,33 @@ class CrmReadService:
             '/balcao.crm.v1.CrmReadService/GetOperadorStats',
             balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsRequest.SerializeToString,
             balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetOperadorStatsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLeadSnapshot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/balcao.crm.v1.CrmReadService/GetLeadSnapshot',
+            balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetLeadSnapshotRequest.SerializeToString,
+            balcao_dot_crm_dot_v1_dot_crm__read__pb2.GetLeadSnapshotResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -41,6 +41,18 @@ class Store:
             yield conn
 
     @asynccontextmanager
+    async def snapshot(self, organization_id: UUID) -> AsyncIterator[AsyncConnection]:
+        """A read-only transaction of one organisation at REPEATABLE READ: every statement in it
+        sees the same snapshot (taken at its first statement), so several reads agree with each
+        other. The isolation level rides on the BEGIN itself (no extra round trip); a read-only
+        transaction at this level never fails on a concurrent write."""
+        async with self.engine.connect() as conn:
+            await conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+            async with conn.begin():
+                await conn.execute(_SET_TENANT, {"org": str(organization_id)})
+                yield conn
+
+    @asynccontextmanager
     async def all_tenants(self) -> AsyncIterator[AsyncConnection]:
         """A transaction allowed through the narrow cross-tenant policies (see the migration)."""
         async with self.engine.begin() as conn:

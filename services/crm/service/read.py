@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
+from uuid import UUID
+
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from balcao.crm.v1 import crm_read_pb2 as rd
 from balcao.crm.v1 import crm_read_pb2_grpc
@@ -21,6 +24,7 @@ from services.crm import (
     turns,
 )
 from services.crm import messages as m
+from services.crm.clock import Clock
 from services.crm.errors import InvalidArgument, NotFound, PermissionDenied
 from services.crm.phones import normalize_phone
 from services.crm.repository import agent_versions as agent_versions_repo
@@ -40,6 +44,10 @@ from services.crm.service.status import Servicer, org_of, unary
 
 ROLLING_SUMMARY_TRIGGER_CHARS = 2500  # seed 001
 INSTALLATION_WIDE_CALLERS = frozenset({"gateway", ADMIN})
+# The single list RPCs' defaults, which GetLeadSnapshot's parts share.
+ACTIVITIES_PAGE = CASES_PAGE = FOLLOW_UPS_PAGE = KNOWLEDGE_PAGE = 50
+NOT_CLOSED_CASES = ["open", "in_progress", "waiting_customer"]
+PENDING_FOLLOW_UPS = ["pending"]
 
 
 class CrmRead(Servicer, crm_read_pb2_grpc.CrmReadServiceServicer):
@@ -66,8 +74,7 @@ class CrmRead(Servicer, crm_read_pb2_grpc.CrmReadServiceServicer):
     async def GetContact(self, request: rd.GetContactRequest, context: Any) -> Any:
         org, contact = org_of(request), ids.required_uuid(request.contact_id, "contact_id")
         async with self._store.tenant(org) as conn:
-            row = await contacts.require(conn, org, contact)
-        return rd.GetContactResponse(contact=m.contact(row, self._clock()))
+            return await _contact(conn, org, contact, self._clock)
 
     @unary
     async def FindContactByPhone(self, request: rd.FindContactByPhoneRequest, context: Any) -> Any:
@@ -100,20 +107,14 @@ class CrmRead(Servicer, crm_read_pb2_grpc.CrmReadServiceServicer):
         org, contact = org_of(request), ids.required_uuid(request.contact_id, "contact_id")
         async with self._store.tenant(org) as conn:
             await contacts.require(conn, org, contact)
-            row = await leads_repo.get_state(conn, org, contact)
-        if row is None:
-            return rd.GetLeadStateResponse(found=False)
-        return rd.GetLeadStateResponse(found=True, lead_state=m.lead_state(row))
+            return await _lead_state(conn, org, contact)
 
     @unary
     async def LatestCheckpoint(self, request: rd.LatestCheckpointRequest, context: Any) -> Any:
         org, contact = org_of(request), ids.required_uuid(request.contact_id, "contact_id")
         async with self._store.tenant(org) as conn:
             await contacts.require(conn, org, contact)
-            row = await leads_repo.latest_checkpoint(conn, org, contact)
-        if row is None:
-            return rd.LatestCheckpointResponse(found=False)
-        return rd.LatestCheckpointResponse(found=True, checkpoint=m.checkpoint(row))
+            return await _latest_checkpoint(conn, org, contact)
 
     @unary
     async def GetCheckpoint(self, request: rd.GetCheckpointRequest, context: Any) -> Any:
@@ -190,30 +191,19 @@ class CrmRead(Servicer, crm_read_pb2_grpc.CrmReadServiceServicer):
     @unary
     async def ListActivities(self, request: rd.ListActivitiesRequest, context: Any) -> Any:
         org, contact = org_of(request), ids.required_uuid(request.contact_id, "contact_id")
-        page = paging.page(request.page_size, request.page_token, default=50)
+        page = paging.page(request.page_size, request.page_token, default=ACTIVITIES_PAGE)
+        kinds, since = m.ACTIVITY_KIND.words(request.kinds), m.when(request, "since")
         async with self._store.tenant(org) as conn:
-            rows = await leads_repo.list_activities(
-                conn, org, contact, kinds=m.ACTIVITY_KIND.words(request.kinds), turn_id=request.turn_id,
-                since=m.when(request, "since"), limit=page.fetch, offset=page.offset,
-            )
-        return rd.ListActivitiesResponse(
-            activities=[m.activity(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
-        )
+            return await _activities(conn, org, contact, kinds=kinds, turn_id=request.turn_id, since=since, page=page)
 
     @unary
     async def ListHumanCases(self, request: rd.ListHumanCasesRequest, context: Any) -> Any:
         org = org_of(request)
         contact = ids.optional_uuid(request.contact_id, "contact_id")
-        statuses = m.CASE_STATUS.words(request.statuses) or ["open", "in_progress", "waiting_customer"]
-        page = paging.page(request.page_size, request.page_token, default=50)
+        statuses = m.CASE_STATUS.words(request.statuses) or NOT_CLOSED_CASES
+        page = paging.page(request.page_size, request.page_token, default=CASES_PAGE)
         async with self._store.tenant(org) as conn:
-            rows = await cases_repo.list_page(conn, org, contact=contact, statuses=statuses, limit=page.fetch,
-                                              offset=page.offset)
-            updates = await cases_repo.updates_of(conn, org, [row["case_id"] for row in rows[: page.limit]])
-        return rd.ListHumanCasesResponse(
-            cases=[m.human_case(row, updates[row["case_id"]]) for row in rows[: page.limit]],
-            next_page_token=page.next_token(len(rows)),
-        )
+            return await _human_cases(conn, org, contact=contact, statuses=statuses, page=page)
 
     @unary
     async def GetHumanCase(self, request: rd.GetHumanCaseRequest, context: Any) -> Any:
@@ -227,16 +217,12 @@ class CrmRead(Servicer, crm_read_pb2_grpc.CrmReadServiceServicer):
     async def ListFollowUps(self, request: rd.ListFollowUpsRequest, context: Any) -> Any:
         org = org_of(request)
         contact = ids.optional_uuid(request.contact_id, "contact_id")
-        page = paging.page(request.page_size, request.page_token, default=50)
+        page = paging.page(request.page_size, request.page_token, default=FOLLOW_UPS_PAGE)
+        statuses = m.FOLLOW_UP_STATUS.words(request.statuses) or PENDING_FOLLOW_UPS
+        due_before = m.when(request, "due_before")
         async with self._store.tenant(org) as conn:
-            rows = await followups_repo.list_page(
-                conn, org, contact=contact, statuses=m.FOLLOW_UP_STATUS.words(request.statuses) or ["pending"],
-                due_before=m.when(request, "due_before"), callbacks_only=request.callbacks_only,
-                limit=page.fetch, offset=page.offset,
-            )
-        return rd.ListFollowUpsResponse(
-            follow_ups=[m.follow_up(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
-        )
+            return await _follow_ups(conn, org, contact=contact, statuses=statuses, due_before=due_before,
+                                     callbacks_only=request.callbacks_only, page=page)
 
     @unary
     async def GetFollowUp(self, request: rd.GetFollowUpRequest, context: Any) -> Any:
@@ -309,17 +295,11 @@ class CrmRead(Servicer, crm_read_pb2_grpc.CrmReadServiceServicer):
     @unary
     async def ListKnowledgeArticles(self, request: rd.ListKnowledgeArticlesRequest, context: Any) -> Any:
         org = org_of(request)
-        page = paging.page(request.page_size, request.page_token, default=50)
+        page = paging.page(request.page_size, request.page_token, default=KNOWLEDGE_PAGE)
+        kinds = m.KNOWLEDGE_KIND.words(request.kinds)
         async with self._store.tenant(org) as conn:
-            rows = await knowledge_repo.list_page(
-                conn, org, include_unpublished=request.include_unpublished,
-                kinds=m.KNOWLEDGE_KIND.words(request.kinds), unit_id=request.unit_id, limit=page.fetch,
-                offset=page.offset,
-            )
-        return rd.ListKnowledgeArticlesResponse(
-            articles=[m.knowledge_article(row) for row in rows[: page.limit]],
-            next_page_token=page.next_token(len(rows)),
-        )
+            return await _knowledge_articles(conn, org, include_unpublished=request.include_unpublished, kinds=kinds,
+                                             unit_id=request.unit_id, page=page)
 
     @unary
     async def GetKnowledgeArticle(self, request: rd.GetKnowledgeArticleRequest, context: Any) -> Any:
@@ -441,3 +421,89 @@ class CrmRead(Servicer, crm_read_pb2_grpc.CrmReadServiceServicer):
             dead = await operador_stats_repo.dead_events(conn, org, since)
         return rd.GetOperadorStatsResponse(stats=rd.OperadorStats(
             **dict(outcomes), obligations=r.ObligationStats(**dict(promises)), events_dead=dead))
+
+    @unary
+    async def GetLeadSnapshot(self, request: rd.GetLeadSnapshotRequest, context: Any) -> Any:
+        org, contact = org_of(request), ids.required_uuid(request.contact_id, "contact_id")
+        activities_page = paging.page(request.activities_page_size, "", default=ACTIVITIES_PAGE)
+        knowledge = request.knowledge_articles if request.HasField("knowledge_articles") else None
+        knowledge_kinds = m.KNOWLEDGE_KIND.words(knowledge.kinds) if knowledge is not None else []
+        async with self._store.snapshot(org) as conn:
+            # The contact first: unknown → NOT_FOUND before anything else is read, as GetContact.
+            snapshot = rd.GetLeadSnapshotResponse(contact=await _contact(conn, org, contact, self._clock))
+            snapshot.lead_state.CopyFrom(await _lead_state(conn, org, contact))
+            snapshot.latest_checkpoint.CopyFrom(await _latest_checkpoint(conn, org, contact))
+            snapshot.human_cases.CopyFrom(await _human_cases(
+                conn, org, contact=contact, statuses=NOT_CLOSED_CASES, page=paging.page(0, "", default=CASES_PAGE)))
+            snapshot.pending_follow_ups.CopyFrom(await _follow_ups(
+                conn, org, contact=contact, statuses=PENDING_FOLLOW_UPS, due_before=None, callbacks_only=False,
+                page=paging.page(0, "", default=FOLLOW_UPS_PAGE)))
+            snapshot.activities.CopyFrom(
+                await _activities(conn, org, contact, kinds=[], turn_id="", since=None, page=activities_page))
+            if knowledge is not None:
+                snapshot.knowledge_articles.CopyFrom(await _knowledge_articles(
+                    conn, org, include_unpublished=False, kinds=knowledge_kinds, unit_id=knowledge.unit_id,
+                    page=paging.page(0, "", default=KNOWLEDGE_PAGE)))
+        return snapshot
+
+
+# --- the parts a single RPC and GetLeadSnapshot share: one builder each, so both answer alike -----
+
+
+async def _contact(conn: AsyncConnection, org: UUID, contact: UUID, clock: Clock) -> rd.GetContactResponse:
+    row = await contacts.require(conn, org, contact)
+    return rd.GetContactResponse(contact=m.contact(row, clock()))
+
+
+async def _lead_state(conn: AsyncConnection, org: UUID, contact: UUID) -> rd.GetLeadStateResponse:
+    row = await leads_repo.get_state(conn, org, contact)
+    if row is None:
+        return rd.GetLeadStateResponse(found=False)
+    return rd.GetLeadStateResponse(found=True, lead_state=m.lead_state(row))
+
+
+async def _latest_checkpoint(conn: AsyncConnection, org: UUID, contact: UUID) -> rd.LatestCheckpointResponse:
+    row = await leads_repo.latest_checkpoint(conn, org, contact)
+    if row is None:
+        return rd.LatestCheckpointResponse(found=False)
+    return rd.LatestCheckpointResponse(found=True, checkpoint=m.checkpoint(row))
+
+
+async def _activities(conn: AsyncConnection, org: UUID, contact: UUID, *, kinds: list[str], turn_id: str,
+                      since: datetime | None, page: paging.Page) -> rd.ListActivitiesResponse:
+    rows = await leads_repo.list_activities(conn, org, contact, kinds=kinds, turn_id=turn_id, since=since,
+                                            limit=page.fetch, offset=page.offset)
+    return rd.ListActivitiesResponse(
+        activities=[m.activity(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
+    )
+
+
+async def _human_cases(conn: AsyncConnection, org: UUID, *, contact: UUID | None, statuses: list[str],
+                       page: paging.Page) -> rd.ListHumanCasesResponse:
+    rows = await cases_repo.list_page(conn, org, contact=contact, statuses=statuses, limit=page.fetch,
+                                      offset=page.offset)
+    shown = rows[: page.limit]
+    # No case, no updates to read: most contacts have no open case, and this saves the query.
+    updates = await cases_repo.updates_of(conn, org, [row["case_id"] for row in shown]) if shown else {}
+    return rd.ListHumanCasesResponse(
+        cases=[m.human_case(row, updates[row["case_id"]]) for row in shown],
+        next_page_token=page.next_token(len(rows)),
+    )
+
+
+async def _follow_ups(conn: AsyncConnection, org: UUID, *, contact: UUID | None, statuses: list[str],
+                      due_before: datetime | None, callbacks_only: bool, page: paging.Page) -> rd.ListFollowUpsResponse:
+    rows = await followups_repo.list_page(conn, org, contact=contact, statuses=statuses, due_before=due_before,
+                                          callbacks_only=callbacks_only, limit=page.fetch, offset=page.offset)
+    return rd.ListFollowUpsResponse(
+        follow_ups=[m.follow_up(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
+    )
+
+
+async def _knowledge_articles(conn: AsyncConnection, org: UUID, *, include_unpublished: bool, kinds: list[str],
+                              unit_id: str, page: paging.Page) -> rd.ListKnowledgeArticlesResponse:
+    rows = await knowledge_repo.list_page(conn, org, include_unpublished=include_unpublished, kinds=kinds,
+                                          unit_id=unit_id, limit=page.fetch, offset=page.offset)
+    return rd.ListKnowledgeArticlesResponse(
+        articles=[m.knowledge_article(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
+    )
