@@ -596,7 +596,7 @@ class TurnRunner:
 
     async def _opening(self, ctx: Ctx) -> None:
         with ex.step(ctx.execution, "opening"), tracer.start_as_current_span("opening"):
-            opening, latest, earlier = await asyncio.gather(
+            opening, earlier = await asyncio.gather(
                 call(
                     "projection",
                     self.peers.projection.GetTurnContext,
@@ -608,24 +608,19 @@ class TurnRunner:
                     ),
                     timeout=self.peers.timeout,
                 ),
-                call(
-                    "crm",
-                    self.peers.crm_read.LatestCheckpoint,
-                    cr.LatestCheckpointRequest(organization_id=str(ctx.org), contact_id=str(ctx.contact)),
-                    timeout=self.peers.timeout,
-                ),
                 self._history(ctx),
             )
         ctx.context = opening.context
         ctx.history = earlier
-        if latest.found:
-            content = latest.checkpoint.content
+        if opening.context.lead.HasField("memory"):
+            # The closing starts from the memory the draft saw: the latest checkpoint as the
+            # projection let it through, never crm's raw record.
+            memory = opening.context.lead.memory
             ctx.previous = cv.CheckpointContent(
-                rolling_summary=content.rolling_summary,
-                commitments=list(content.commitments),
-                objections=list(content.objections),
-                next_action=content.next_action,
-                declaracao=content.declaracao,
+                rolling_summary=memory.rolling_summary,
+                commitments=list(memory.commitments),
+                objections=list(memory.objections),
+                next_action=memory.next_action,
             )
 
     async def _history(self, ctx: Ctx) -> list[cv.ConversationMessage]:

@@ -17,6 +17,7 @@ from balcao.agenda.v1 import agenda_write_pb2_grpc
 from balcao.crm.v1 import crm_read_pb2 as cr
 from balcao.crm.v1 import crm_resources_pb2 as r
 from balcao.gateway.v1 import gateway_pb2 as gw
+from balcao.models import conversador_format as fmt
 from services.gateway import repository
 from tests.gateway import support
 from tests.gateway.conftest import Scripted
@@ -144,3 +145,25 @@ async def test_a_failed_reread_closes_as_unknown_and_sends_nothing_again(
         await client.close()
         await gateway.stop()
         projection.stop()
+
+
+async def test_the_next_closing_starts_from_the_memory_the_last_one_wrote(
+    mesh: RunningMesh, scripted: Scripted, private_client: support.Client
+) -> None:
+    name = f"Clínica Memória {uuid.uuid4().hex[:8]}"
+    org = await support.create_org(mesh, name=name)
+    scripted.model.script(name, echo)
+    phone = support.new_phone()
+    first = await private_client.say(org, phone, "quero marcar uma limpeza")
+    remembered = (await _latest(mesh, org, first.contact_id)).content.rolling_summary
+    assert "quero marcar uma limpeza" in remembered
+
+    second = await private_client.say(org, phone, "quanto custa?")
+    assert second.outcome == gw.TURN_OUTCOME_REPLIED
+    assert "quanto custa?" in (await _latest(mesh, org, second.contact_id)).content.rolling_summary
+    marker = uuid.uuid4().hex[:10]
+    third = await private_client.say(org, phone, f"meu código é {marker}")
+    assert third.outcome == gw.TURN_OUTCOME_REPLIED
+    closing = next(c for c in scripted.model.calls_for(marker) if c.kind == "closing")
+    # The third closing starts from the memory the second one wrote (which repeats its messages).
+    assert "quanto custa?" in fmt.sections(closing.text).get(fmt.PREVIOUS_MEMORY, "")
