@@ -68,6 +68,11 @@ class DraftInvalid(TurnError):
     """The Conversador produced no valid declaração, even after its repair."""
 
 
+class CustomerWroteMeanwhile(Exception):
+    """Raised inside the send's first transaction when the customer wrote while the reply was
+    reviewed: the transaction rolls back (nothing recorded, nothing sent) and the turn drafts again."""
+
+
 @dataclass
 class RuntimeOptions:
     max_attempts: int = 5
@@ -579,7 +584,17 @@ class TurnRunner:
             attempt=1,
             revise=True,
         )
-        if review.status == "approved" and await self._customer_wrote_meanwhile(ctx):
+        if review.status == "approved" and not ctx.proactive:
+            # "Did the customer write while we reviewed?" is asked in the send's first transaction
+            # (one transaction less per turn); if so, nothing is sent and the reply is drafted again.
+            try:
+                return await self._after_review(
+                    ctx, review, path="conversation", kind=outbound_kind, outcome=records.REPLIED, post="",
+                    unanswered_check=True,
+                )
+            except CustomerWroteMeanwhile:
+                pass
+            await self._customer_wrote_meanwhile(ctx)
             # The customer wrote while we reviewed: answer that too instead of ignoring it.
             await self._draft(ctx, already_redrafted=True)
             review = await self._review_loop(
@@ -811,7 +826,11 @@ class TurnRunner:
     # After the review: holding reply, waiting, send, post-send actions
     # -----------------------------------------------------------------------------------------
 
-    async def _after_review(self, ctx: Ctx, review: Review, *, path: str, kind: str, outcome: str, post: str) -> None:
+    async def _after_review(
+        self, ctx: Ctx, review: Review, *, path: str, kind: str, outcome: str, post: str, unanswered_check: bool = False
+    ) -> None:
+        """`unanswered_check`: raise `CustomerWroteMeanwhile` (before anything is recorded or sent) when
+        the customer wrote since the turn took its messages."""
         if review.status == "exhausted" and path == "fixed" and kind != "holding_reply":
             # A text the owner wrote (catalog, follow-up) that Segurança refuses is a configuration
             # problem the owner must see.
@@ -853,6 +872,10 @@ class TurnRunner:
         progress = ctx.progress(path=path, kind=kind, outcome=outcome, post=post, parts=review.parts)
 
         async def stage_sent(conn: AsyncConnection) -> None:
+            if unanswered_check and await repository.take_inbound(
+                conn, ctx.org, ctx.contact, ctx.turn.turn_id, ctx.turn.inbound_upto
+            ):
+                raise CustomerWroteMeanwhile  # rolls the take back too; the caller takes them again
             # In the send's first transaction, before any part is reserved: a retry resumes after
             # the send, with the controller's decision kept.
             await repository.update_turn(conn, ctx.org, ctx.turn.turn_id, stage=records.STAGE_SENT, progress=progress)
@@ -897,10 +920,15 @@ class TurnRunner:
             if post == "opt_out" and result.delivered:
                 await repository.mark_opt_out_confirmed(conn, ctx.org, ctx.contact)
 
-        with ex.step(ctx.execution, "send"), tracer.start_as_current_span("send", attributes={"kind": kind}):
-            sent = await self.sender.send(
-                ctx.claim, ctx.turn.turn_id, ctx.conversation, kind, progress["parts"], before=before, after=answered
-            )
+        try:
+            with ex.step(ctx.execution, "send"), tracer.start_as_current_span("send", attributes={"kind": kind}):
+                sent = await self.sender.send(
+                    ctx.claim, ctx.turn.turn_id, ctx.conversation, kind, progress["parts"],
+                    before=before, after=answered,
+                )
+        except CustomerWroteMeanwhile:
+            del ctx.execution.steps[-1]  # nothing was sent: not a step of this turn
+            raise
         ex.set_sent(ctx.execution, sent.parts)
         if not sent.delivered:
             await self._central(

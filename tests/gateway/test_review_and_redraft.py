@@ -1,7 +1,7 @@
 """Segurança reviews every draft; a veto gets a revision, three get the holding reply and a person.
 
-And a customer who writes while the draft is being written gets a reply that answers both
-messages, not one that ignores the second. The Conversador here is a real conversador process
+And a customer who writes while the draft is being written, or while it is being reviewed, gets a
+reply that answers both messages, not one that ignores the second. The Conversador here is a real conversador process
 whose model is the scripted Messages API server.
 """
 
@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import grpc
 
 from balcao.crm.v1 import crm_read_pb2 as cr
 from balcao.crm.v1 import crm_resources_pb2 as r
 from balcao.gateway.v1 import gateway_pb2 as gw
+from balcao.seguranca.v1 import seguranca_pb2 as sg
+from balcao.seguranca.v1 import seguranca_pb2_grpc
 from tests.gateway import support
 from tests.gateway.conftest import Scripted
 from tests.gateway.scripted import Call, Gate, draft, echo
@@ -149,3 +155,73 @@ async def test_a_draft_that_never_validates_ends_in_the_holding_reply_not_silenc
     assert len(drafts) == private.settings.turn_max_attempts  # every attempt tried, then the holding reply
     cases = await _open_cases(mesh, org, turn.contact_id)
     assert [c.reason for c in cases] == [r.HUMAN_CASE_REASON_REVIEW_EXHAUSTED]
+
+
+class _ReviewThenWrite(seguranca_pb2_grpc.SegurancaServiceServicer):
+    """Segurança as the runtime sees it, forwarded to the mesh's; while the first reply of one
+    contact is being reviewed, that customer writes again (the race this test needs, made certain)."""
+
+    def __init__(self, mesh: RunningMesh, channel: grpc.aio.Channel, write: Callable[[], Awaitable[None]]) -> None:
+        self._real = seguranca_pb2_grpc.SegurancaServiceStub(channel)
+        self._md = support.metadata(mesh, "gateway")
+        self._write: Callable[[], Awaitable[None]] | None = write
+        self.reviewed: list[str] = []
+
+    async def ReviewOutbound(self, request: sg.ReviewOutboundRequest, context: Any) -> sg.ReviewOutboundResponse:
+        self.reviewed.append(request.draft)
+        if self._write is not None:
+            write, self._write = self._write, None
+            await write()
+        return await self._real.ReviewOutbound(request, metadata=self._md)
+
+    async def ScreenInbound(self, request: sg.ScreenInboundRequest, context: Any) -> sg.ScreenInboundResponse:
+        return await self._real.ScreenInbound(request, metadata=self._md)
+
+
+async def test_a_message_written_during_the_review_is_answered_by_the_same_reply_and_nothing_stale_is_sent(
+    mesh: RunningMesh, scripted: Scripted
+) -> None:
+    name = f"Clínica Revisão {uuid.uuid4().hex[:8]}"
+    org = await support.create_org(mesh, name=name)
+    drafts: list[list[str]] = []
+
+    def behaviour(call: Call) -> str:
+        drafts.append(call.customer)
+        return echo(call)
+
+    scripted.model.script(name, behaviour)
+    phone = support.new_phone()
+    later: list[gw.SubmitInboundResponse] = []
+    client: support.Client | None = None
+
+    async def write() -> None:
+        assert client is not None
+        later.append(await client.submit(org, phone, "e também quero clarear os dentes"))
+
+    async with grpc.aio.insecure_channel(mesh.addr("seguranca")) as real:
+        proxy = _ReviewThenWrite(mesh, real, write)
+        server = grpc.aio.server()
+        seguranca_pb2_grpc.add_SegurancaServiceServicer_to_server(proxy, server)
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        gateway = await support.start_gateway(
+            mesh, peers={"conversador": scripted.conversador.addr, "seguranca": f"127.0.0.1:{port}"},
+            model=scripted.chooser,
+        )
+        client = support.Client(mesh, gateway.addr)
+        try:
+            first = await client.submit(org, phone, "quero marcar uma limpeza")
+            turn = await client.turn(org, inbound_id=first.inbound_id)
+            sent = gateway.channel.texts_to(uuid.UUID(turn.contact_id))
+        finally:
+            await client.close()
+            await gateway.stop()
+            await server.stop(0)
+
+    assert later and set(turn.inbound_ids) == {first.inbound_id, later[0].inbound_id}
+    assert len(sent) == 1  # the reply reviewed before the second message never left
+    assert "quero marcar uma limpeza" in sent[0] and "e também quero clarear os dentes" in sent[0]
+    assert drafts[-1] == ["quero marcar uma limpeza", "e também quero clarear os dentes"]
+    assert len(proxy.reviewed) == 2 and proxy.reviewed[-1] in sent[0]  # (after the disclosure line)
+    steps = [s.name for s in (await support.execution(mesh, org, turn.turn_id)).steps]
+    assert steps.count("send") == 1  # the send that did not happen is not a step of the turn
