@@ -12,7 +12,8 @@ traced). Per call, sequentially:
 - `get_organization`: `CrmRead.GetOrganization` (identity, tracing on both sides, one tenant
   transaction: `set_config` + one SELECT by primary key);
 - `tx_sqlalchemy`: one tenant transaction with that SELECT through the engine the kit builds
-  (`balcao.kit.db.create_engine`, as the application role);
+  (`balcao.kit.db.create_engine`, as the application role), opened the way the services open
+  theirs (`balcao.kit.db.tenant`; on a revision without it, `engine.begin()` + `set_config`);
 - `tx_asyncpg`: the same transaction on a raw asyncpg connection (the floor under SQLAlchemy).
 
 Figures per call: wall p50/p99 (µs; the machine is shared, so the load average is printed
@@ -43,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -191,6 +193,7 @@ async def measure(
                         )
                     )
                 ).organization.organization_id
+                org_id = uuid.UUID(org)
                 check = health_pb2.HealthCheckRequest()
                 bare_health = health_pb2_grpc.HealthStub(bare)
                 health = health_pb2_grpc.HealthStub(seguranca)
@@ -199,10 +202,16 @@ async def measure(
                 select = sa.text("SELECT * FROM crm.organizations WHERE organization_id = :org")
                 set_tenant = sa.text("SELECT set_config('balcao.organization_id', :org, true)")
 
+                kit_tenant = getattr(db, "tenant", None)  # the base revision may predate it
+
                 async def tx_sqlalchemy() -> None:
-                    async with engine.begin() as conn:
-                        await conn.execute(set_tenant, {"org": org})
-                        row = (await conn.execute(select, {"org": org})).mappings().first()
+                    if kit_tenant is not None:
+                        async with kit_tenant(engine, org_id) as conn:
+                            row = (await conn.execute(select, {"org": org})).mappings().first()
+                    else:  # what the services' tenant helpers did before the kit had one
+                        async with engine.begin() as conn:
+                            await conn.execute(set_tenant, {"org": org})
+                            row = (await conn.execute(select, {"org": org})).mappings().first()
                     assert row is not None
 
                 raw = await asyncpg.connect(url)

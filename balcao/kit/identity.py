@@ -2,8 +2,9 @@
 
 A token is `<caller>.<issued>.<expires>.<signature>`, the signature an HMAC-SHA256 over the
 first three parts with the key from `BALCAO_MESH_SECRET`. Clients attach it as
-`authorization: Bearer <token>`; the server interceptor verifies it and then checks the
-caller against the allowlist declared next to each servicer (`AccessPolicy`). Health and
+`authorization: Bearer <token>`; the kit's server (`balcao.kit.handlers`, through `CallerCheck`)
+verifies it — once per token, `TokenVerifier` remembers it until it expires — and then checks
+the caller against the allowlist declared next to each servicer (`AccessPolicy`). Health and
 reflection are open so that probes and `grpcurl list` work without a token.
 """
 

@@ -2,7 +2,9 @@
 
 The trace exporter is chosen by the standard variables: `OTEL_TRACES_EXPORTER` = `none` (the
 default), `console`, or `otlp` (then `OTEL_EXPORTER_OTLP_ENDPOINT` and friends, read by the
-exporter itself). `OTEL_SERVICE_NAME` overrides the service name.
+exporter itself). `OTEL_SERVICE_NAME` overrides the service name. Spans are recorded only while a
+span processor is installed (an exporter, or one a test or bench adds); otherwise they are
+created unrecorded, with valid ids that still propagate (`_WhenObserved`).
 
 Metrics (counters and histograms a service records through `opentelemetry.metrics.get_meter`)
 are exported over OTLP/gRPC when `OTEL_EXPORTER_OTLP_ENDPOINT` (or
@@ -23,13 +25,14 @@ from opentelemetry.instrumentation.grpc import aio_client_interceptors
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import MetricReader, PeriodicExportingMetricReader
 from opentelemetry.sdk.resources import Resource
-from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace import SpanProcessor, TracerProvider
 from opentelemetry.sdk.trace.export import (
     BatchSpanProcessor,
     ConsoleSpanExporter,
     SimpleSpanProcessor,
     SpanExporter,
 )
+from opentelemetry.sdk.trace.sampling import ALWAYS_OFF, Sampler, SamplingResult
 from opentelemetry.trace import Status, StatusCode
 
 
@@ -65,11 +68,48 @@ def metric_readers() -> list[MetricReader]:
     return [PeriodicExportingMetricReader(OTLPMetricExporter())]
 
 
+class _WhenObserved(Sampler):
+    """The configured sampler while a span processor is installed; no recording while none is.
+
+    With no exporter (the default) a finished span goes nowhere, yet recording it (attributes,
+    events, timestamps, the processor calls) was a good part of each hop's cost. Unrecorded spans
+    keep valid trace and span ids, so logs, the turn's trace id and the propagation across the
+    mesh are the same; what changes is the sampled flag they propagate (not set), which matters
+    only if some processes export and others do not (the Kubernetes telemetry component
+    configures them all alike).
+    """
+
+    def __init__(self, configured: Sampler) -> None:
+        self.configured = configured
+        self.observed = False
+
+    def should_sample(self, *args: Any, **kwargs: Any) -> SamplingResult:
+        if self.observed:
+            return self.configured.should_sample(*args, **kwargs)
+        return ALWAYS_OFF.should_sample(*args, **kwargs)
+
+    def get_description(self) -> str:
+        return f"WhenObserved{{{self.configured.get_description()}}}"
+
+
+class ObservedTracerProvider(TracerProvider):
+    """A tracer provider that records spans from the moment someone receives them."""
+
+    def __init__(self, resource: Resource | None = None) -> None:
+        # The sampler OTEL_TRACES_SAMPLER names (ParentBased(ALWAYS_ON) by default).
+        self._gate = _WhenObserved(TracerProvider(shutdown_on_exit=False).sampler)
+        super().__init__(resource=resource, sampler=self._gate, shutdown_on_exit=resource is not None)
+
+    def add_span_processor(self, span_processor: SpanProcessor) -> None:
+        super().add_span_processor(span_processor)
+        self._gate.observed = True
+
+
 def configure_telemetry(service: str) -> Callable[[], None]:
     """Install the tracer and meter providers; returns the flush-and-shutdown function."""
     name = os.environ.get("OTEL_SERVICE_NAME") or f"balcao-{service}"
     resource = Resource.create({"service.name": name})
-    provider = TracerProvider(resource=resource)
+    provider = ObservedTracerProvider(resource)
     meter_provider = MeterProvider(resource=resource, metric_readers=metric_readers())
     metrics.set_meter_provider(meter_provider)
     exporter = _exporter(os.environ.get("OTEL_TRACES_EXPORTER", "none").strip().lower())
