@@ -10,14 +10,18 @@ from __future__ import annotations
 import asyncio
 import importlib.resources
 import logging
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
+import asyncpg
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy.engine import URL, Connection, make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from balcao.kit.embedded_pg import EmbeddedPostgres
 
@@ -63,14 +67,44 @@ def resolve_database_url(configured: str | None, data_dir: Path) -> tuple[str, E
     return server.url, (server if started else None)
 
 
+class _Connection(asyncpg.Connection):
+    """An asyncpg connection that can send a transaction's settings in the same message as BEGIN.
+
+    `transaction(...)` leaves the statement here; the next `BEGIN` (SQLAlchemy starts the
+    transaction lazily, right before the first statement) carries it as a second statement of
+    the same simple query, so setting the tenant costs no round trip of its own.
+    """
+
+    _begin_with: str | None = None
+
+    async def execute(self, query: str, *args: Any, timeout: float | None = None) -> str:
+        begin_with = self._begin_with
+        if begin_with is not None and not args and query.startswith("BEGIN"):
+            self._begin_with = None
+            query = f"{query.rstrip().rstrip(';')}; {begin_with}"
+        return await super().execute(query, *args, timeout=timeout)
+
+
+def _forget_pending(dbapi_connection: Any, _record: Any) -> None:
+    driver = getattr(dbapi_connection, "driver_connection", None)
+    if isinstance(driver, _Connection):
+        driver._begin_with = None
+
+
 def create_engine(url: str, *, pool_size: int = 10, app_role: bool = True) -> AsyncEngine:
     """The engine a service uses. With `app_role`, sessions run as the non-owner role."""
     # No pre-ping: with asyncpg it costs three round trips per checkout, on every request.
     # Connections are recycled instead, and a call that meets a dead one fails once and is
     # retried by its caller like any transient error.
     engine = create_async_engine(
-        to_async_url(url), pool_size=pool_size, max_overflow=pool_size, pool_recycle=300
+        to_async_url(url),
+        pool_size=pool_size,
+        max_overflow=pool_size,
+        pool_recycle=300,
+        connect_args={"connection_class": _Connection},
     )
+    # A transaction that ran no statement never sent its BEGIN: its settings die with it.
+    sa.event.listen(engine.sync_engine, "checkin", _forget_pending)
     if app_role:
 
         @sa.event.listens_for(engine.sync_engine, "connect")
@@ -80,6 +114,54 @@ def create_engine(url: str, *, pool_size: int = 10, app_role: bool = True) -> As
             cursor.close()
 
     return engine
+
+
+def _literal(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+@asynccontextmanager
+async def transaction(engine: AsyncEngine, settings: Mapping[str, str]) -> AsyncIterator[AsyncConnection]:
+    """`engine.begin()` whose first act sets transaction-local `settings` (`set_config(k, v, true)`).
+
+    Row-level security reads them, so they must hold before any statement: on a kit engine they
+    travel with the transaction's BEGIN (one round trip instead of two); on any other connection
+    they are set by a statement of their own first.
+    """
+    async with engine.begin() as conn:
+        sync = conn.sync_connection
+        driver = None
+        if sync is not None and not sync.invalidated:
+            driver = sync.connection.driver_connection
+        plain = all("\\" not in value and "\x00" not in value for value in settings.values())
+        if plain and isinstance(driver, _Connection) and not driver.is_in_transaction():
+            driver._begin_with = "SELECT " + ", ".join(
+                f"set_config({_literal(name)}, {_literal(value)}, true)" for name, value in settings.items()
+            )
+            try:
+                yield conn
+            finally:
+                driver._begin_with = None
+        else:
+            for name, value in settings.items():
+                await conn.execute(_SET_CONFIG, {"name": name, "value": value})
+            yield conn
+
+
+_SET_CONFIG = sa.text("SELECT set_config(:name, :value, true)")
+# The settings the row-level security policies of every schema read.
+TENANT_SETTING = "balcao.organization_id"
+SCOPE_SETTING = "balcao.scope"
+
+
+def tenant(engine: AsyncEngine, organization_id: UUID) -> AbstractAsyncContextManager[AsyncConnection]:
+    """A transaction that sees (and may write) one organisation's rows only."""
+    return transaction(engine, {TENANT_SETTING: str(UUID(str(organization_id)))})
+
+
+def all_tenants(engine: AsyncEngine) -> AbstractAsyncContextManager[AsyncConnection]:
+    """A transaction allowed through the narrow cross-tenant policies of a schema."""
+    return transaction(engine, {SCOPE_SETTING: "all"})
 
 
 async def wait_until_ready(engine: AsyncEngine, timeout: float | None = 60.0) -> None:

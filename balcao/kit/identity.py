@@ -2,8 +2,9 @@
 
 A token is `<caller>.<issued>.<expires>.<signature>`, the signature an HMAC-SHA256 over the
 first three parts with the key from `BALCAO_MESH_SECRET`. Clients attach it as
-`authorization: Bearer <token>`; the server interceptor verifies it and then checks the
-caller against the allowlist declared next to each servicer (`AccessPolicy`). Health and
+`authorization: Bearer <token>`; the kit's server (`balcao.kit.handlers`, through `CallerCheck`)
+verifies it — once per token, `TokenVerifier` remembers it until it expires — and then checks
+the caller against the allowlist declared next to each servicer (`AccessPolicy`). Health and
 reflection are open so that probes and `grpcurl list` work without a token.
 """
 
@@ -14,7 +15,7 @@ import contextvars
 import hashlib
 import hmac
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,108 +114,134 @@ def allow(service: ServiceDescriptor, default: Iterable[str], **rpcs: Iterable[s
     return AccessPolicy(service, frozenset(default), {k: frozenset(v) for k, v in rpcs.items()})
 
 
-def _refusal(code: grpc.StatusCode, details: str, template: grpc.RpcMethodHandler | None) -> grpc.RpcMethodHandler:
-    async def abort_unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
-        await context.abort(code, details)
+class TokenVerifier:
+    """`verify_token` with a memory: a token that verified once is not signed again until it expires.
 
-    async def abort_stream(request: Any, context: grpc.aio.ServicerContext) -> Any:
-        await context.abort(code, details)
-        yield  # pragma: no cover - makes this an async generator
+    Services reuse one token for minutes, so nearly every call carries a token this server has
+    already checked; the cache keeps the caller and the token's window, and every call still
+    checks that window against the clock (an expired token is refused even when cached). Only
+    tokens that verified are kept, so a forged one is signed-checked on each call.
+    """
 
-    deserializer = template.request_deserializer if template else None
-    serializer = template.response_serializer if template else None
-    if template is not None and template.response_streaming and not template.request_streaming:
-        return grpc.unary_stream_rpc_method_handler(abort_stream, deserializer, serializer)
-    if template is not None and template.request_streaming:
-        return grpc.stream_unary_rpc_method_handler(abort_unary, deserializer, serializer)
-    return grpc.unary_unary_rpc_method_handler(abort_unary, deserializer, serializer)
+    MAX_ENTRIES = 4096
+
+    def __init__(self, secret: bytes) -> None:
+        self._secret = secret
+        self._known: dict[str, tuple[str, int, int]] = {}
+
+    def verify(self, token: str, now: float | None = None) -> str:
+        moment = now if now is not None else time.time()
+        known = self._known.get(token)
+        if known is None:
+            caller = verify_token(self._secret, token, now=moment)
+            _caller, issued_s, expires_s, _signature = token.split(".")
+            if len(self._known) >= self.MAX_ENTRIES:
+                self._known.clear()
+            self._known[token] = (caller, int(issued_s), int(expires_s))
+            return caller
+        caller, issued, expires = known
+        if expires < moment - CLOCK_SKEW:
+            del self._known[token]
+            raise InvalidToken("token expired")
+        if issued > moment + CLOCK_SKEW:  # only when the clock went back since the first check
+            raise InvalidToken("token issued in the future")
+        return caller
 
 
-class IdentityServerInterceptor(grpc.aio.ServerInterceptor):
-    """Checks the caller's signed identity and the per-RPC allowlist before any servicer runs."""
+class CallerCheck:
+    """Who may call what, for one server: the per-RPC allowlists and the verified-token cache.
+
+    `refusal(method, metadata)` returns `None` and sets `current_caller` when the call may go
+    on, or the status and details to abort it with (the kit's server does this before any
+    servicer runs; health and reflection are open and never reach it).
+    """
 
     def __init__(self, secret: bytes, policies: Iterable[AccessPolicy]) -> None:
-        self._secret = secret
+        self._tokens = TokenVerifier(secret)
         self._table: dict[str, frozenset[str]] = {}
         for policy in policies:
             self._table.update(policy.table())
 
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        method = handler_call_details.method
-        service = method.split("/")[1] if method.count("/") >= 2 else ""
-        if service in OPEN_SERVICES:
-            return await continuation(handler_call_details)
-        handler = await continuation(handler_call_details)
-        token = _bearer(handler_call_details.invocation_metadata or ())
+    def allowed(self, method: str) -> frozenset[str] | None:
+        return self._table.get(method)
+
+    def refusal(
+        self, method: str, allowed: frozenset[str] | None, token: str | None
+    ) -> tuple[grpc.StatusCode, str] | None:
         if token is None:
-            return _refusal(grpc.StatusCode.UNAUTHENTICATED, "missing caller identity", handler)
+            return grpc.StatusCode.UNAUTHENTICATED, "missing caller identity"
         try:
-            caller = verify_token(self._secret, token)
+            caller = self._tokens.verify(token)
         except InvalidToken as exc:
-            return _refusal(grpc.StatusCode.UNAUTHENTICATED, f"invalid caller identity: {exc}", handler)
-        allowed = self._table.get(method)
+            return grpc.StatusCode.UNAUTHENTICATED, f"invalid caller identity: {exc}"
         if allowed is None or caller not in allowed:
-            return _refusal(
-                grpc.StatusCode.PERMISSION_DENIED, f"{caller} may not call {method}", handler
-            )
+            return grpc.StatusCode.PERMISSION_DENIED, f"{caller} may not call {method}"
         current_caller.set(caller)
-        return handler
+        return None
 
 
-def _bearer(metadata: Iterable[tuple[str, Any]]) -> str | None:
-    for key, value in metadata:
-        if key.lower() == "authorization":
-            text = value.decode() if isinstance(value, bytes) else str(value)
-            if text.lower().startswith("bearer "):
-                return text[7:].strip()
+def bearer(value: str | bytes | None) -> str | None:
+    """The token of an `authorization: Bearer <token>` value, or None."""
+    if value is None:
+        return None
+    text = value.decode() if isinstance(value, bytes) else str(value)
+    if text[:7].lower() == "bearer ":
+        return text[7:].strip()
     return None
 
 
-class _TokenCache:
+class TokenCache:
+    """The token this service signs its calls with, minted again at half its lifetime."""
+
     def __init__(self, secret: bytes, caller: str) -> None:
         self._secret, self._caller = secret, caller
-        self._token, self._renew_at = "", 0.0
+        self._header, self._renew_at = "", 0.0
 
-    def get(self) -> str:
+    def header(self) -> str:
+        """The `authorization` value: `Bearer <token>`."""
         now = time.time()
         if now >= self._renew_at:
-            self._token = mint_token(self._secret, self._caller, now=now)
+            self._header = f"Bearer {mint_token(self._secret, self._caller, now=now)}"
             self._renew_at = now + SERVICE_TOKEN_TTL / 2
-        return self._token
+        return self._header
 
 
-def _with_token(details: grpc.aio.ClientCallDetails, token: str) -> grpc.aio.ClientCallDetails:
-    metadata = grpc.aio.Metadata()
-    for key, value in details.metadata or ():
-        if key.lower() != "authorization":
-            metadata.add(key, value)
-    metadata.add("authorization", f"Bearer {token}")
+def signed_metadata(header: str, metadata: Iterable[tuple[str, Any]] | None) -> list[tuple[str, Any]]:
+    """The call's metadata with this service's `authorization` (any other one is dropped)."""
+    out = [("authorization", header)]
+    if metadata:
+        out.extend(item for item in metadata if item[0].lower() != "authorization")
+    return out
+
+
+def _with_token(details: grpc.aio.ClientCallDetails, header: str) -> grpc.aio.ClientCallDetails:
     return grpc.aio.ClientCallDetails(
-        details.method, details.timeout, metadata, details.credentials, details.wait_for_ready
+        details.method,
+        details.timeout,
+        grpc.aio.Metadata(*signed_metadata(header, details.metadata)),
+        details.credentials,
+        details.wait_for_ready,
     )
 
 
 class _SigningUnaryUnary(grpc.aio.UnaryUnaryClientInterceptor):
-    def __init__(self, tokens: _TokenCache) -> None:
+    def __init__(self, tokens: TokenCache) -> None:
         self._tokens = tokens
 
     async def intercept_unary_unary(self, continuation, client_call_details, request):  # type: ignore[no-untyped-def]
-        return await continuation(_with_token(client_call_details, self._tokens.get()), request)
+        return await continuation(_with_token(client_call_details, self._tokens.header()), request)
 
 
 class _SigningUnaryStream(grpc.aio.UnaryStreamClientInterceptor):
-    def __init__(self, tokens: _TokenCache) -> None:
+    def __init__(self, tokens: TokenCache) -> None:
         self._tokens = tokens
 
     async def intercept_unary_stream(self, continuation, client_call_details, request):  # type: ignore[no-untyped-def]
-        return await continuation(_with_token(client_call_details, self._tokens.get()), request)
+        return await continuation(_with_token(client_call_details, self._tokens.header()), request)
 
 
 def signing_interceptors(secret: bytes, caller: str) -> list[grpc.aio.ClientInterceptor]:
-    """Client interceptors that sign every outgoing call as `caller`."""
-    tokens = _TokenCache(secret, caller)
+    """Client interceptors that sign every outgoing call as `caller` (for channels the kit does not
+    open; `balcao.kit.channels.open_channel` signs without interceptors)."""
+    tokens = TokenCache(secret, caller)
     return [_SigningUnaryUnary(tokens), _SigningUnaryStream(tokens)]

@@ -1,5 +1,9 @@
 """The gRPC server every service runs: health, reflection, identity, tracing, graceful stop.
 
+Identity and tracing are not interceptors: each handler is wrapped once at registration, and
+services are added as generic handlers, never as aio "registered methods" (`balcao.kit.handlers`
+says why); `extra_interceptors` of a definition still run as interceptors.
+
 `create_server` builds a `grpc.aio.Server` from a `ServiceDefinition` (kept apart so tests can
 bind port 0 in-process); `run` is the whole life of a service process: settings →
 telemetry → database → server → SERVING, and on SIGTERM/SIGINT NOT_SERVING →
@@ -17,15 +21,16 @@ from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from balcao.kit import db
-from balcao.kit.identity import AccessPolicy, IdentityServerInterceptor
+from balcao.kit.handlers import register
+from balcao.kit.identity import AccessPolicy, CallerCheck
 from balcao.kit.logs import configure_logging
 from balcao.kit.mesh import SERVICES
 from balcao.kit.settings import DatabaseSettings, ServiceSettings
-from balcao.kit.telemetry import configure_telemetry, server_interceptors
+from balcao.kit.telemetry import configure_telemetry, rpc_tracer
 
 log = logging.getLogger(__name__)
 
@@ -77,21 +82,23 @@ async def create_server(
     definition: ServiceDefinition, *, secret: bytes, host: str, port: int
 ) -> RunningServer:
     """Build and start a server that reports NOT_SERVING until told otherwise."""
-    interceptors: list[grpc.aio.ServerInterceptor] = [
-        *server_interceptors(),
-        IdentityServerInterceptor(secret, [r.policy for r in definition.registrations]),
-        *definition.extra_interceptors,
-    ]
-    server = grpc.aio.server(interceptors=interceptors)
+    # No interceptors of the kit's own: identity and tracing wrap each handler once (handlers.py).
+    server = grpc.aio.server(interceptors=list(definition.extra_interceptors) or None)
+    check = CallerCheck(secret, [r.policy for r in definition.registrations])
+    tracer = rpc_tracer()
     names = []
     for registration in definition.registrations:
-        registration.add_to_server(registration.servicer, server)
+        register(server, registration.add_to_server, registration.servicer, check, tracer)
         names.append(registration.full_name)
+    # Open and untraced: probes and `grpcurl list` need no token.
     health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        [*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME],
+    register(server, health_pb2_grpc.add_HealthServicer_to_server, health_servicer)
+    register(
         server,
+        reflection_pb2_grpc.add_ServerReflectionServicer_to_server,
+        reflection.aio.ReflectionServicer(
+            [*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME]
+        ),
     )
     bound = server.add_insecure_port(f"{host}:{port}")
     if bound == 0:

@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from balcao.kit import db
 from balcao.kit.server import Database
 from services.agenda.model import (
     Appointment,
@@ -30,8 +31,6 @@ from services.agenda.model import (
 )
 
 EXCLUSION_VIOLATION = "23P01"
-
-_SET_TENANT = sa.text("SELECT set_config('balcao.organization_id', :org, true)")
 
 _APPOINTMENT_COLUMNS = """
     a.organization_id, a.appointment_id, a.contact_id, a.resource_id, r.name AS resource_name,
@@ -67,8 +66,7 @@ class AgendaRepository:
 
     @asynccontextmanager
     async def transaction(self, organization_id: uuid.UUID) -> AsyncIterator[AgendaTransaction]:
-        async with self._database.engine.begin() as conn:
-            await conn.execute(_SET_TENANT, {"org": str(organization_id)})
+        async with db.tenant(self._database.engine, organization_id) as conn:
             yield AgendaTransaction(conn, organization_id)
 
 

@@ -20,6 +20,7 @@ from uuid import UUID, uuid4
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from balcao.kit import db
 from services.gateway.records import (
     PART_SENDING,
     UNFINISHED,
@@ -42,8 +43,6 @@ def _q(statement: str) -> sa.TextClause:
 
 # The LISTEN/NOTIFY channel on which a replica tells the others that a contact has work now.
 DUE_CHANNEL = "balcao_gateway_due"
-_SET_TENANT = sa.text("SELECT set_config('balcao.organization_id', :org, true)")
-_SET_ALL = sa.text("SELECT set_config('balcao.scope', 'all', true)")
 
 
 class AlreadyStored(Exception):
@@ -57,16 +56,14 @@ class ClaimLost(Exception):
 @asynccontextmanager
 async def tenant(engine: AsyncEngine, organization_id: UUID) -> AsyncIterator[AsyncConnection]:
     """A transaction that sees one organisation's rows only."""
-    async with engine.begin() as conn:
-        await conn.execute(_SET_TENANT, {"org": str(organization_id)})
+    async with db.tenant(engine, organization_id) as conn:
         yield conn
 
 
 @asynccontextmanager
 async def all_tenants(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
     """A transaction for the worker's scan, which looks at every organisation's due contacts."""
-    async with engine.begin() as conn:
-        await conn.execute(_SET_ALL)
+    async with db.all_tenants(engine) as conn:
         yield conn
 
 

@@ -16,11 +16,12 @@ from uuid import UUID
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from balcao.kit import db
+
 if TYPE_CHECKING:
     from balcao.kit.server import Database
 
 _SET_TENANT = sa.text("SELECT set_config('balcao.organization_id', :org, true)")
-_SET_ALL = sa.text("SELECT set_config('balcao.scope', 'all', true)")
 
 
 class Store:
@@ -36,8 +37,7 @@ class Store:
     @asynccontextmanager
     async def tenant(self, organization_id: UUID) -> AsyncIterator[AsyncConnection]:
         """A transaction that sees (and may write) one organisation's rows only."""
-        async with self.engine.begin() as conn:
-            await conn.execute(_SET_TENANT, {"org": str(organization_id)})
+        async with db.tenant(self.engine, organization_id) as conn:
             yield conn
 
     @asynccontextmanager
@@ -55,8 +55,7 @@ class Store:
     @asynccontextmanager
     async def all_tenants(self) -> AsyncIterator[AsyncConnection]:
         """A transaction allowed through the narrow cross-tenant policies (see the migration)."""
-        async with self.engine.begin() as conn:
-            await conn.execute(_SET_ALL)
+        async with db.all_tenants(self.engine) as conn:
             yield conn
 
     @asynccontextmanager
