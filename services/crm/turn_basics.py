@@ -105,6 +105,7 @@ class _Write:
     key: str  # the idempotency key
     contact: str = ""  # canonical contact id of a write that names one
     at: datetime = datetime.min
+    tick: int = 0  # `at` is the call's `now` plus this many microseconds
 
     @property
     def pair(self) -> tuple[str, str]:
@@ -155,7 +156,7 @@ async def register(store: Store, clock: Any, policy: queue.QueuePolicy,
     tick = 0
     for turn in parsed:  # each write its own instant, in request order, so the timeline keeps the order
         for write in turn.writes:
-            write.at = now + timedelta(microseconds=tick)
+            write.at, write.tick = now + timedelta(microseconds=tick), tick
             tick += 1
     if by_org:
         async with store.batch() as conn:
@@ -338,48 +339,61 @@ async def _apply(conn: AsyncConnection, org: UUID, batch: list[_Turn], policy: q
 def _rows(live: list[_Turn], stages: dict[str, r.StageDefinition], current: dict[str, str], rows: repo.Rows) -> None:
     """Every live turn's rows and the responses stored with its keys, in request order."""
     put_states: dict[str, list[Any]] = {}
-    activities, outcomes = rows.activities, rows.outcomes
+    activities, outcomes, share = rows.activities, rows.outcomes, rows.share
     for turn in live:
         for write in turn.writes:
-            request, at = write.request, write.at
-            if write.kind == "update_lead_state":
-                contact = write.contact
-                stage = stages[request.stage_key.strip()]
-                actor_doc, actor = _actor(request.actor)
-                reason = request.reason.strip()
-                previous = current.get(contact)
-                current[contact] = stage.key
-                put_states[contact] = [contact, stage.key, stage.label, reason, request.source_turn_id, actor_doc,
-                                       _iso(at)]
-                turn.respond(write, wr.UpdateLeadStateResponse(lead_state=r.LeadState(
-                    contact_id=contact, stage_key=stage.key, stage_label=stage.label, reason=reason,
-                    source_turn_id=request.source_turn_id, updated_by=actor, updated_at=m.ts(at))))
-                if previous != stage.key:
-                    label = stage.label or stage.key
-                    summary = f"Etapa alterada para “{label}”" + (f": {reason}" if reason else "")
-                    activities.append(_activity(contact, _STAGE_CHANGED, summary, request.actor, at,
-                                                turn_id=request.source_turn_id,
-                                                details={"from": previous or "", "to": stage.key}))
-            elif write.kind == "record_activity":
-                occurred = m.when(request, "occurred_at") or at
-                row = _activity(write.contact, m.ACTIVITY_KIND.word(request.kind or r.ACTIVITY_KIND_OTHER),
-                                request.summary_pt, request.actor, at, turn_id=request.turn_id,
-                                event_id=request.event_id, details=m.struct_to_dict(request.details),
-                                occurred_at=occurred)
+            request, at, kind = write.request, write.at, write.kind
+            if kind == "record_activity":
+                details = request.details
+                row = [str(uuid.uuid4()), write.contact, m.ACTIVITY_KIND.word(request.kind or r.ACTIVITY_KIND_OTHER),
+                       _shared_actor(rows, request.actor), request.summary_pt, request.turn_id, request.event_id,
+                       share(("details", details.SerializeToString()), lambda d=details: m.struct_to_dict(d)),
+                       write.tick, None]
+                occurred = at
+                if request.HasField("occurred_at"):
+                    occurred = m.when(request, "occurred_at")
+                    row[9] = _iso(occurred)  # type: ignore[arg-type]
                 activities.append(row)
                 # The response m.activity would build from the row, with the request's own Struct.
                 turn.respond(write, wr.RecordActivityResponse(activity=r.LeadActivity(
                     activity_id=row[0], contact_id=write.contact, kind=m.ACTIVITY_KIND.number(row[2]),
                     actor=_actor(request.actor if request.actor.kind else SYSTEM)[1], summary_pt=row[4],
-                    turn_id=row[5], event_id=row[6], details=request.details, occurred_at=m.ts(occurred))))
-            elif write.kind == "record_operador_outcome":
+                    turn_id=row[5], event_id=row[6], details=details, occurred_at=m.ts(occurred))))
+            elif kind == "record_operador_outcome":
                 outcome = request.outcome
                 outcomes.append([request.turn_id, outcome_doc(outcome, at), m.OPERADOR_STATUS.word(outcome.status),
-                                 len(outcome.actions), _iso(at)])
+                                 len(outcome.actions), write.tick])
                 turn.respond(write, _EMPTY_OUTCOME_RESPONSE)
+            elif kind == "update_lead_state":
+                contact = write.contact
+                stage = stages[request.stage_key.strip()]
+                actor = request.actor
+                reason = request.reason.strip()
+                previous = current.get(contact)
+                current[contact] = stage.key
+                put_states[contact] = [contact, stage.key, stage.label, reason, request.source_turn_id,
+                                       share(("actor", actor.kind, actor.name), lambda a=actor: _actor(a)[0]),
+                                       write.tick]
+                turn.respond(write, wr.UpdateLeadStateResponse(lead_state=r.LeadState(
+                    contact_id=contact, stage_key=stage.key, stage_label=stage.label, reason=reason,
+                    source_turn_id=request.source_turn_id, updated_by=_actor(actor)[1], updated_at=m.ts(at))))
+                if previous != stage.key:
+                    label = stage.label or stage.key
+                    summary = f"Etapa alterada para “{label}”" + (f": {reason}" if reason else "")
+                    details = {"from": previous or "", "to": stage.key}
+                    activities.append([str(uuid.uuid4()), contact, _STAGE_CHANGED, _shared_actor(rows, actor), summary,
+                                       request.source_turn_id, "",
+                                       share(("stage", details["from"], details["to"]), details), write.tick, None])
         for rpc, key, response in turn.responses:
             repo.add_key(rows, rpc, key, response)
     rows.states = list(put_states.values())
+
+
+def _shared_actor(rows: repo.Rows, actor: r.Actor) -> int:
+    """A timeline line's actor (SYSTEM when none), written once per batch."""
+    if not actor.kind:
+        actor = SYSTEM
+    return rows.share(("actor", actor.kind, actor.name), lambda: _actor(actor)[0])
 
 
 _EMPTY_OUTCOME_RESPONSE = wr.RecordOperadorOutcomeResponse()
@@ -456,16 +470,6 @@ def _iso(at: datetime) -> str:
     """An instant as the write's JSON document carries it to a timestamptz (a naive one is UTC, as asyncpg
     takes it)."""
     return at.isoformat() if at.tzinfo is not None else at.isoformat() + "+00:00"
-
-
-def _activity(contact: str, kind: str, summary: str, actor: r.Actor, at: datetime, *, turn_id: str = "",
-              event_id: str = "", details: dict[str, Any] | None = None,
-              occurred_at: datetime | None = None) -> list[Any]:
-    """One timeline row in the column order of the write's `activities` CTE (a SYSTEM actor when none)."""
-    recorded = _iso(at)
-    return [str(uuid.uuid4()), contact, kind, _actor(actor if actor.kind else SYSTEM)[0], summary, turn_id, event_id,
-            details or {}, _iso(occurred_at) if occurred_at is not None and occurred_at is not at else recorded,
-            recorded]
 
 
 @functools.lru_cache(maxsize=256)

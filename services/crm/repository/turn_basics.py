@@ -63,13 +63,16 @@ FROM (SELECT array_agg(contact_id) AS ids, array_agg(stage_key) AS stages FROM c
 # Every row of the batch in one statement: the lead states (the last per contact), the timeline
 # lines, the outcomes on the execution records, the idempotency keys with their responses, and the
 # completion of the turns' events under their leases. Data-modifying CTEs all run to completion
-# whether or not the final SELECT reads them; it returns what the caller checks.
+# whether or not the final SELECT reads them; it returns what the caller checks. In the document,
+# a value many rows share (an actor, a details object, an RPC name) is written once in `shared`
+# and rows name it by position; an instant is the write's offset in microseconds from $3.
 _WRITE = """
 WITH doc AS (SELECT $2::text::jsonb AS d),
 states AS (
     INSERT INTO crm.lead_state
         (organization_id, contact_id, stage_key, stage_label, reason, source_turn_id, updated_by, updated_at)
-    SELECT $1, (t->>0)::uuid, t->>1, t->>2, t->>3, t->>4, t->5, (t->>6)::timestamptz
+    SELECT $1, (t->>0)::uuid, t->>1, t->>2, t->>3, t->>4, doc.d->'shared'->((t->>5)::integer),
+           CAST($3 AS timestamptz) + (t->>6)::bigint * interval '1 microsecond'
     FROM doc, jsonb_array_elements(doc.d->'states') AS t
     ON CONFLICT (organization_id, contact_id) DO UPDATE SET
         stage_key = excluded.stage_key, stage_label = excluded.stage_label, reason = excluded.reason,
@@ -79,21 +82,24 @@ activities AS (
     INSERT INTO crm.crm_lead_activities
         (organization_id, activity_id, contact_id, kind, actor, summary_pt, turn_id, event_id, details,
          occurred_at, recorded_at)
-    SELECT $1, (t->>0)::uuid, (t->>1)::uuid, t->>2, t->3, t->>4, t->>5, t->>6, t->7,
-           (t->>8)::timestamptz, (t->>9)::timestamptz
+    SELECT $1, (t->>0)::uuid, (t->>1)::uuid, t->>2, doc.d->'shared'->((t->>3)::integer), t->>4, t->>5, t->>6,
+           doc.d->'shared'->((t->>7)::integer),
+           coalesce((t->>9)::timestamptz, CAST($3 AS timestamptz) + (t->>8)::bigint * interval '1 microsecond'),
+           CAST($3 AS timestamptz) + (t->>8)::bigint * interval '1 microsecond'
     FROM doc, jsonb_array_elements(doc.d->'activities') AS t
 ),
 outcomes AS (
     UPDATE crm.turn_executions AS te
     SET operador = t->1, operador_status = t->>2, operador_actions = (t->>3)::integer,
-        recorded_at = (t->>4)::timestamptz
+        recorded_at = CAST($3 AS timestamptz) + (t->>4)::bigint * interval '1 microsecond'
     FROM doc, jsonb_array_elements(doc.d->'outcomes') AS t
     WHERE te.organization_id = $1 AND te.turn_id = t->>0
     RETURNING 1
 ),
 keys AS (
     INSERT INTO crm.idempotency_keys (organization_id, rpc, key, response, created_at)
-    SELECT $1, t->>0, t->>1, substring(CAST($4 AS bytea) FROM (t->>2)::integer + 1 FOR (t->>3)::integer), $3
+    SELECT $1, doc.d->'shared'->>((t->>0)::integer), t->>1,
+           substring(CAST($4 AS bytea) FROM (t->>2)::integer + 1 FOR (t->>3)::integer), $3
     FROM doc, jsonb_array_elements(doc.d->'keys') AS t
     ON CONFLICT DO NOTHING
     RETURNING 1
@@ -133,7 +139,8 @@ class Lookups:
 
 @dataclass
 class Rows:
-    """The rows one `write` makes; each row is a list in the column order of its CTE."""
+    """The rows one `write` makes; each row is a list in the column order of its CTE. Instants are offsets in
+    microseconds from the `now` given to `write`; `shared` holds the values rows name by position."""
 
     states: list[list[Any]] = field(default_factory=list)
     activities: list[list[Any]] = field(default_factory=list)
@@ -141,6 +148,16 @@ class Rows:
     keys: list[list[Any]] = field(default_factory=list)  # [rpc, key, offset, length] of a response in `responses`
     responses: bytearray = field(default_factory=bytearray)  # every stored response, back to back
     events: list[list[str]] = field(default_factory=list)  # [event_id, lease token]
+    shared: list[Any] = field(default_factory=list)
+    _positions: dict[Any, int] = field(default_factory=dict)
+
+    def share(self, key: Any, value: Any) -> int:
+        """The position of a shared value (`key` tells equal values apart; `value` may be a function making it)."""
+        position = self._positions.get(key)
+        if position is None:
+            position = self._positions[key] = len(self.shared)
+            self.shared.append(value() if callable(value) else value)
+        return position
 
 
 @dataclass
@@ -192,7 +209,7 @@ async def lookups(conn: AsyncConnection, org: UUID, *, contacts: list[str], turn
 
 async def write(conn: AsyncConnection, org: UUID, rows: Rows, now: datetime) -> Written:
     document = js({"states": rows.states, "activities": rows.activities, "outcomes": rows.outcomes,
-                   "keys": rows.keys, "events": rows.events})
+                   "keys": rows.keys, "events": rows.events, "shared": rows.shared})
     row = await driver(conn).fetchrow(_WRITE, org, document, now, bytes(rows.responses))
     return Written(outcomes=row["outcomes"], keys=row["keys"],
                    completed={str(e) for e in row["completed"] or ()},
@@ -201,5 +218,5 @@ async def write(conn: AsyncConnection, org: UUID, rows: Rows, now: datetime) -> 
 
 def add_key(rows: Rows, rpc: str, key: str, response: bytes) -> None:
     """An idempotency key and the response stored with it."""
-    rows.keys.append([rpc, key, len(rows.responses), len(response)])
+    rows.keys.append([rows.share(rpc, rpc), key, len(rows.responses), len(response)])
     rows.responses += response
