@@ -116,8 +116,7 @@ async def _round(address: str, secret: str, workers: int, turns: int, batch: int
             for p in peers]
 
     async def drain(worker: Worker) -> None:
-        while await worker.drain_once(organization_id=org):
-            pass
+        await worker.drain(organization_id=org)
 
     profiler = None
     if spy:  # py-spy on crm during the drain only (collapsed stacks, for a look at where crm's time goes)

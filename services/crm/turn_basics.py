@@ -26,16 +26,27 @@ from uuid import UUID
 from google.protobuf.message import Message
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from balcao.crm.v1 import crm_read_pb2 as rd
 from balcao.crm.v1 import crm_resources_pb2 as r
 from balcao.crm.v1 import crm_write_pb2 as wr
-from services.crm import central, contacts, followups, ids, obligations, organizations, queue, turns
+from balcao.crm.v1 import event_queue_pb2 as eq
+from services.crm import (
+    central,
+    contacts,
+    followups,
+    ids,
+    obligations,
+    organization_settings,
+    organizations,
+    queue,
+    turns,
+)
 from services.crm import messages as m
-from services.crm.errors import Aborted, CrmError, InvalidArgument
+from services.crm.errors import Aborted, CrmError, InvalidArgument, NotFound
 from services.crm.idempotency import MAX_KEY_LENGTH, is_refusal
 from services.crm.leads import AUTOMATIC
 from services.crm.repository import Store, use_tenant
 from services.crm.repository import turn_basics as repo
-from services.crm.repository._sql import js
 
 MAX_TURNS = 500
 RPC = {
@@ -61,25 +72,58 @@ class _NotApplied(Exception):
         self.detail = detail
 
 
-@dataclass
+def _why(error: Exception) -> str:
+    return getattr(error, "detail", None) or getattr(error, "message", None) or str(error)
+
+
+class _Ids:
+    """The batch's ids as canonical UUID strings, each distinct value parsed once (a hundred turns
+    name the same organisation and a few dozen contacts)."""
+
+    def __init__(self) -> None:
+        self._canonical: dict[str, str] = {}
+        self._uuids: dict[str, UUID] = {}
+
+    def canonical(self, value: str, field: str) -> str:
+        found = self._canonical.get(value)
+        if found is None:
+            found = self._canonical[value] = str(self.uuid(value, field))
+        return found
+
+    def uuid(self, value: str, field: str) -> UUID:
+        found = self._uuids.get(value)
+        if found is None:
+            found = self._uuids[value] = ids.required_uuid(value, field)
+        return found
+
+
+@dataclass(slots=True)
 class _Write:
     kind: str
     request: Any
+    rpc: str
+    key: str  # the idempotency key
+    contact: str = ""  # canonical contact id of a write that names one
     at: datetime = datetime.min
+    tick: int = 0  # `at` is the call's `now` plus this many microseconds
 
     @property
-    def key(self) -> tuple[str, str]:
-        return RPC[self.kind], self.request.idempotency_key
+    def pair(self) -> tuple[str, str]:
+        return self.rpc, self.key
 
 
-@dataclass
+@dataclass(slots=True)
 class _Turn:
     index: int
     org: UUID
+    event_id: str
+    lease: str  # canonical lease token; "" when the caller completes the event itself
     writes: list[_Write]
+    keys: set[tuple[str, str]]
     status: int = wr.TURN_BASICS_STATUS_APPLIED
     detail: str = ""
-    responses: list[tuple[str, str, bytes]] = field(default_factory=list)
+    completion: int = 0
+    responses: list[tuple[str, str, bytes]] = field(default_factory=list)  # (rpc, key, stored response)
 
     def skip(self, detail: str) -> None:
         self.status, self.detail = wr.TURN_BASICS_STATUS_NOT_APPLIED, detail
@@ -88,27 +132,23 @@ class _Turn:
     def live(self) -> bool:
         return self.status == wr.TURN_BASICS_STATUS_APPLIED
 
-    def of(self, kind: str) -> list[_Write]:
-        return [w for w in self.writes if w.kind == kind]
-
     def respond(self, write: _Write, response: Message) -> None:
-        rpc, key = write.key
-        self.responses.append((rpc, key, response.SerializeToString()))
+        self.responses.append((write.rpc, write.key, response.SerializeToString()))
 
 
 async def register(store: Store, clock: Any, policy: queue.QueuePolicy,
                    request: wr.RegisterTurnBasicsRequest) -> wr.RegisterTurnBasicsResponse:
     if len(request.turns) > MAX_TURNS:
         raise InvalidArgument(f"at most {MAX_TURNS} turns per RegisterTurnBasics call")
-    results = [wr.TurnBasicsResult(event_id=item.event_id) for item in request.turns]
+    not_applied: dict[int, str] = {}
     by_org: dict[UUID, list[_Turn]] = {}
     parsed: list[_Turn] = []
+    seen = _Ids()
     for index, item in enumerate(request.turns):
         try:
-            turn = _parse(index, item)
+            turn = _parse(index, item, seen)
         except (CrmError, _NotApplied) as error:
-            results[index].status = wr.TURN_BASICS_STATUS_NOT_APPLIED
-            results[index].detail = getattr(error, "detail", None) or getattr(error, "message", str(error))
+            not_applied[index] = _why(error)
             continue
         parsed.append(turn)
         by_org.setdefault(turn.org, []).append(turn)
@@ -116,7 +156,7 @@ async def register(store: Store, clock: Any, policy: queue.QueuePolicy,
     tick = 0
     for turn in parsed:  # each write its own instant, in request order, so the timeline keeps the order
         for write in turn.writes:
-            write.at = now + timedelta(microseconds=tick)
+            write.at, write.tick = now + timedelta(microseconds=tick), tick
             tick += 1
     if by_org:
         async with store.batch() as conn:
@@ -124,51 +164,114 @@ async def register(store: Store, clock: Any, policy: queue.QueuePolicy,
             for org, org_turns in sorted(by_org.items()):
                 await use_tenant(conn, org)
                 await _apply(conn, org, org_turns, policy, now)
-    for turn in parsed:
-        results[turn.index].status = turn.status  # type: ignore[assignment]
-        results[turn.index].detail = turn.detail
-    return wr.RegisterTurnBasicsResponse(results=results)
+    response = wr.RegisterTurnBasicsResponse()
+    outcome = {turn.index: turn for turn in parsed}
+    for index, item in enumerate(request.turns):
+        turn = outcome.get(index)
+        if turn is None:
+            response.results.add(event_id=item.event_id, status=wr.TURN_BASICS_STATUS_NOT_APPLIED,
+                                 detail=not_applied[index])
+        else:
+            response.results.add(event_id=item.event_id, status=turn.status, detail=turn.detail,  # type: ignore[arg-type]
+                                 completion=turn.completion)  # type: ignore[arg-type]
+    return response
 
 
-def _parse(index: int, item: wr.TurnBasics) -> _Turn:
-    org = ids.required_uuid(item.organization_id, "organization_id")
+def _parse(index: int, item: wr.TurnBasics, seen: _Ids) -> _Turn:
+    org_id = item.organization_id
+    org = seen.uuid(org_id, "organization_id")
+    lease = ""
+    if item.lease_token:
+        lease = seen.canonical(item.lease_token, "lease_token")
+        seen.canonical(item.event_id, "event_id")
     writes: list[_Write] = []
     for write in item.writes:
         kind = write.WhichOneof("write")
         if kind is None:
             raise _NotApplied("an empty write")
         request = getattr(write, kind)
-        if request.organization_id != item.organization_id:
+        if request.organization_id != org_id:
             raise _NotApplied(f"{kind} names another organisation")
-        if not request.idempotency_key or len(request.idempotency_key) > MAX_KEY_LENGTH:
+        key = request.idempotency_key
+        if not key or len(key) > MAX_KEY_LENGTH:
             raise _NotApplied(f"{kind} needs an idempotency key of at most {MAX_KEY_LENGTH} characters")
-        if kind in ("update_lead_state", "record_activity"):
-            ids.required_uuid(request.contact_id, "contact_id")
-        if kind == "update_lead_state" and not request.stage_key.strip():
-            raise _NotApplied("stage_key is required")
-        if kind == "record_activity":
+        contact = ""
+        if kind == "update_lead_state":
+            contact = seen.canonical(request.contact_id, "contact_id")
+            if not request.stage_key.strip():
+                raise _NotApplied("stage_key is required")
+        elif kind == "record_activity":
+            contact = seen.canonical(request.contact_id, "contact_id")
             ids.required_text(request.summary_pt, "summary_pt", max_length=2000)
-        if kind == "record_operador_outcome":
+        elif kind == "record_operador_outcome":
             turns.validate_turn_id(request.turn_id)
             if not request.HasField("outcome"):
                 raise _NotApplied("outcome is required")
             if request.outcome.usage:
                 raise _NotApplied("an outcome with model usage changes the turn's token totals: single RPC")
-        writes.append(_Write(kind, request))
+        elif kind == "schedule_follow_up" and request.contact_id:
+            contact = seen.canonical(request.contact_id, "contact_id")
+        writes.append(_Write(kind, request, RPC[kind], key, contact))
     if not writes:
         raise _NotApplied("no writes")
-    keys = [w.key for w in writes]
-    if len(set(keys)) != len(keys):
+    keys = {w.pair for w in writes}
+    if len(keys) != len(writes):
         raise _NotApplied("two writes share an idempotency key")
-    return _Turn(index, org, writes)
+    event_id = seen.canonical(item.event_id, "event_id") if lease else item.event_id
+    return _Turn(index, org, event_id, lease, writes, keys)
+
+
+async def read_closed_turns(store: Store, now: datetime,
+                            request: rd.BatchGetClosedTurnsRequest) -> rd.BatchGetClosedTurnsResponse:
+    """BatchGetClosedTurns: each turn's contact, its own checkpoint (only when it belongs to that contact) and its
+    obligations (at most 50, oldest first), one transaction for every organisation of the batch."""
+    if len(request.turns) > MAX_TURNS:
+        raise InvalidArgument(f"at most {MAX_TURNS} turns per BatchGetClosedTurns call")
+    seen = _Ids()
+    by_org: dict[UUID, list[int]] = {}
+    refs: list[tuple[str, str]] = []
+    for n, ref in enumerate(request.turns):
+        org = seen.uuid(ref.organization_id, f"turns[{n}].organization_id")
+        refs.append((seen.canonical(ref.contact_id, f"turns[{n}].contact_id"), ref.turn_id))
+        by_org.setdefault(org, []).append(n)
+    found: dict[int, tuple[r.Contact | None, r.LeadCheckpoint | None, list[r.Obligation]]] = {}
+    async with store.batch() as conn:
+        for org, indexes in by_org.items():
+            await use_tenant(conn, org)
+            people = await repo.contacts(conn, org, sorted({refs[n][0] for n in indexes}))
+            wanted = sorted({refs[n][1] for n in indexes})
+            checkpoints = await repo.checkpoints(conn, org, wanted)
+            obligations_of = await repo.obligations(conn, org, wanted)
+            built = {key: m.contact(row, now) for key, row in people.items()}  # once per contact, not per turn
+            for n in indexes:
+                contact, turn_id = refs[n]
+                checkpoint = checkpoints.get(turn_id)
+                found[n] = (built.get(contact),
+                            m.checkpoint(checkpoint) if checkpoint is not None
+                            and str(checkpoint["contact_id"]) == contact else None,
+                            [m.obligation(row) for row in obligations_of.get(turn_id, [])[:50]])
+    response = rd.BatchGetClosedTurnsResponse()
+    for n, ref in enumerate(request.turns):
+        contact_message, checkpoint_message, obligation_messages = found[n]
+        response.turns.add(ref=ref, contact=contact_message, checkpoint=checkpoint_message,
+                           obligations=obligation_messages)
+    return response
+
+
+# The organisations' stages as last read, with the settings version they came from: the stored
+# settings are parsed again only when their version moved (ParseDict is slow).
+_STAGES: dict[UUID, tuple[int, dict[str, r.StageDefinition]]] = {}
 
 
 async def _apply(conn: AsyncConnection, org: UUID, batch: list[_Turn], policy: queue.QueuePolicy,
                  now: datetime) -> None:
-    used = await repo.used_keys(conn, org, sorted({w.request.idempotency_key for t in batch for w in t.writes}))
+    contacts = sorted({w.contact for t in batch for w in t.writes if w.contact})
+    checked = await repo.lock_contacts(conn, org, contacts=contacts,
+                                       keys=sorted({w.key for t in batch for w in t.writes}))
     seen: set[tuple[str, str]] = set()
+    used = checked.used
     for turn in batch:
-        keys = {w.key for w in turn.writes}
+        keys = turn.keys
         if keys & seen:
             turn.skip("another turn of this batch uses the same idempotency key")
         elif keys <= used:
@@ -177,109 +280,140 @@ async def _apply(conn: AsyncConnection, org: UUID, batch: list[_Turn], policy: q
             turn.skip("some of its writes were made before, others not")
         seen |= keys
     live = [t for t in batch if t.live]
-    if not live:
+    rows = repo.Rows()
+    if live:
+        cached = _STAGES.get(org)
+        outcome_turns = [w.request.turn_id for t in live for w in t.writes if w.kind == "record_operador_outcome"]
+        found = await repo.lookups(conn, org, contacts=contacts, turns=outcome_turns,
+                                   settings_version=cached[0] if cached else None)
+        stages: dict[str, r.StageDefinition] = {}
+        if any(w.kind == "update_lead_state" for t in live for w in t.writes):
+            if found.settings_version is None:
+                raise NotFound(f"organization {org} not found")
+            if found.settings is not None or cached is None:
+                settings = organization_settings.from_document(found.settings or {})
+                cached = (found.settings_version, {s.key: s for s in settings.stages})
+                if len(_STAGES) > 10_000:
+                    _STAGES.clear()
+                _STAGES[org] = cached
+            stages = cached[1]
+        outcome_seen: set[str] = set()
+        for turn in live:
+            try:
+                _check(turn, checked.people, stages, found.executed, outcome_seen, now)
+            except _NotApplied as error:
+                turn.skip(error.detail)
+        for turn in [t for t in live if t.live and any(w.kind in RARE for w in t.writes)]:
+            try:
+                async with conn.begin_nested():
+                    for write in turn.writes:
+                        if write.kind in RARE:
+                            response = await _rare(conn, org, write, policy)
+                            if is_refusal(response):
+                                raise _NotApplied(f"{write.kind} refused: {response.refusal.code}")  # type: ignore[attr-defined]
+                            turn.respond(write, response)
+            except (_NotApplied, CrmError) as error:
+                turn.responses.clear()
+                turn.skip(_why(error))
+        live = [t for t in live if t.live]
+        _rows(live, stages, found.stages, rows)
+    leased = [t for t in batch if t.lease and t.status != wr.TURN_BASICS_STATUS_NOT_APPLIED]
+    rows.events = [[t.event_id, t.lease] for t in leased]
+    if not live and not leased:
         return
-    contact_ids = sorted({UUID(w.request.contact_id) for t in live for w in t.writes
-                          if w.kind in ("update_lead_state", "record_activity", "schedule_follow_up")
-                          and w.request.contact_id})
-    people = await repo.contacts(conn, org, contact_ids, lock=True)
-    stages = {}
-    if any(t.of("update_lead_state") for t in live):
-        stages = {s.key: s for s in (await organizations.settings_of(conn, org)).stages}
-    outcome_turns = [w.request.turn_id for t in live for w in t.of("record_operador_outcome")]
-    executed = await repo.executions(conn, org, outcome_turns) if outcome_turns else set()
-    states = {k: dict(v) for k, v in (await repo.states(conn, org, contact_ids)).items()}
-
-    outcome_seen: set[str] = set()
-    for turn in live:
-        try:
-            _check(turn, people, stages, executed, outcome_seen, now)
-        except _NotApplied as error:
-            turn.skip(error.detail)
-    for turn in [t for t in live if t.live and any(w.kind in RARE for w in t.writes)]:
-        try:
-            async with conn.begin_nested():
-                for write in turn.writes:
-                    if write.kind in RARE:
-                        response = await _rare(conn, org, write, policy)
-                        if is_refusal(response):
-                            raise _NotApplied(f"{write.kind} refused: {response.refusal.code}")  # type: ignore[attr-defined]
-                        turn.respond(write, response)
-        except (_NotApplied, CrmError) as error:
-            turn.responses.clear()
-            turn.skip(getattr(error, "detail", None) or getattr(error, "message", str(error)))
-    live = [t for t in live if t.live]
-
-    put_states: dict[UUID, dict[str, Any]] = {}
-    activities: list[dict[str, Any]] = []
-    outcomes: list[dict[str, Any]] = []
-    for turn in live:
-        for write in turn.writes:
-            request = write.request
-            if write.kind == "update_lead_state":
-                contact = UUID(request.contact_id)
-                stage = stages[request.stage_key.strip()]
-                actor = request.actor if request.HasField("actor") else r.Actor()
-                previous = states.get(contact)
-                state = {
-                    "contact_id": contact, "stage_key": stage.key, "stage_label": stage.label,
-                    "reason": request.reason.strip(), "source_turn_id": request.source_turn_id,
-                    "updated_by": m.actor_doc(actor), "updated_at": write.at,
-                }
-                state["updated_by_json"] = js(state["updated_by"])
-                states[contact] = put_states[contact] = state
-                turn.respond(write, wr.UpdateLeadStateResponse(lead_state=m.lead_state(state)))
-                if previous is None or previous["stage_key"] != stage.key:
-                    label = stage.label or stage.key
-                    summary = f"Etapa alterada para “{label}”" + (f": {state['reason']}" if state["reason"] else "")
-                    activities.append(_activity(contact, r.ACTIVITY_KIND_STAGE_CHANGED, summary, actor, write.at,
-                                                turn_id=request.source_turn_id, details={
-                                                    "from": previous["stage_key"] if previous else "",
-                                                    "to": stage.key}))
-            elif write.kind == "record_activity":
-                actor = request.actor if request.HasField("actor") else r.Actor()
-                row = _activity(UUID(request.contact_id), request.kind or r.ACTIVITY_KIND_OTHER,
-                                request.summary_pt, actor, write.at, turn_id=request.turn_id,
-                                event_id=request.event_id, details=m.struct_to_dict(request.details),
-                                occurred_at=m.when(request, "occurred_at"))
-                activities.append(row)
-                # The response m.activity(row) would build, with the request's own Struct (no dict round trip).
-                turn.respond(write, wr.RecordActivityResponse(activity=r.LeadActivity(
-                    activity_id=str(row["activity_id"]), contact_id=request.contact_id,
-                    kind=m.ACTIVITY_KIND.number(row["kind"]), actor=m.actor(row["actor"]),
-                    summary_pt=row["summary_pt"], turn_id=row["turn_id"], event_id=row["event_id"],
-                    details=request.details, occurred_at=m.ts(row["occurred_at"]))))
-            elif write.kind == "record_operador_outcome":
-                document = outcome_doc(request.outcome, write.at)
-                outcomes.append({"turn_id": request.turn_id, "operador_json": js(document),
-                                 "status": m.OPERADOR_STATUS.word(request.outcome.status),
-                                 "actions": len(request.outcome.actions), "recorded_at": write.at})
-                turn.respond(write, wr.RecordOperadorOutcomeResponse())
-    await repo.put_states(conn, org, list(put_states.values()))
-    await repo.insert_activities(conn, org, activities)
-    if await repo.set_outcomes(conn, org, outcomes) != len(outcomes):
+    written = await repo.write(conn, org, rows, now)
+    if written.outcomes != len(rows.outcomes):
         raise Aborted("a turn's execution record changed during the batch; retry it")
-    keys = [k for t in live for k in t.responses]
-    if await repo.save_keys(conn, org, keys, now) != len(keys):
+    if written.keys != len(rows.keys):
         # Another transaction used one of these keys meanwhile: give the whole batch back.
         raise Aborted("an idempotency key of the batch was used concurrently; retry the batch")
+    for turn in leased:
+        if turn.event_id in written.completed:
+            turn.completion = eq.LEASE_OUTCOME_COMPLETED
+        elif turn.event_id in written.done_before:
+            turn.completion = eq.LEASE_OUTCOME_ALREADY_COMPLETED
+        else:
+            turn.completion = eq.LEASE_OUTCOME_LEASE_LOST
 
 
-def _check(turn: _Turn, people: dict[UUID, Any], stages: dict[str, r.StageDefinition], executed: set[str],
-           outcome_seen: set[str], now: datetime) -> None:
+def _rows(live: list[_Turn], stages: dict[str, r.StageDefinition], current: dict[str, str], rows: repo.Rows) -> None:
+    """Every live turn's rows and the responses stored with its keys, in request order."""
+    put_states: dict[str, list[Any]] = {}
+    activities, outcomes, share = rows.activities, rows.outcomes, rows.share
+    for turn in live:
+        for write in turn.writes:
+            request, at, kind = write.request, write.at, write.kind
+            if kind == "record_activity":
+                details = request.details
+                row = [str(uuid.uuid4()), write.contact, m.ACTIVITY_KIND.word(request.kind or r.ACTIVITY_KIND_OTHER),
+                       _shared_actor(rows, request.actor), request.summary_pt, request.turn_id, request.event_id,
+                       share(("details", details.SerializeToString()), lambda d=details: m.struct_to_dict(d)),
+                       write.tick, None]
+                occurred = at
+                if request.HasField("occurred_at"):
+                    occurred = m.when(request, "occurred_at")
+                    row[9] = _iso(occurred)  # type: ignore[arg-type]
+                activities.append(row)
+                # The response m.activity would build from the row, with the request's own Struct.
+                turn.respond(write, wr.RecordActivityResponse(activity=r.LeadActivity(
+                    activity_id=row[0], contact_id=write.contact, kind=m.ACTIVITY_KIND.number(row[2]),
+                    actor=_actor(request.actor if request.actor.kind else SYSTEM)[1], summary_pt=row[4],
+                    turn_id=row[5], event_id=row[6], details=details, occurred_at=m.ts(occurred))))
+            elif kind == "record_operador_outcome":
+                outcome = request.outcome
+                outcomes.append([request.turn_id, outcome_doc(outcome, at), m.OPERADOR_STATUS.word(outcome.status),
+                                 len(outcome.actions), write.tick])
+                turn.respond(write, _EMPTY_OUTCOME_RESPONSE)
+            elif kind == "update_lead_state":
+                contact = write.contact
+                stage = stages[request.stage_key.strip()]
+                actor = request.actor
+                reason = request.reason.strip()
+                previous = current.get(contact)
+                current[contact] = stage.key
+                put_states[contact] = [contact, stage.key, stage.label, reason, request.source_turn_id,
+                                       share(("actor", actor.kind, actor.name), lambda a=actor: _actor(a)[0]),
+                                       write.tick]
+                turn.respond(write, wr.UpdateLeadStateResponse(lead_state=r.LeadState(
+                    contact_id=contact, stage_key=stage.key, stage_label=stage.label, reason=reason,
+                    source_turn_id=request.source_turn_id, updated_by=_actor(actor)[1], updated_at=m.ts(at))))
+                if previous != stage.key:
+                    label = stage.label or stage.key
+                    summary = f"Etapa alterada para “{label}”" + (f": {reason}" if reason else "")
+                    details = {"from": previous or "", "to": stage.key}
+                    activities.append([str(uuid.uuid4()), contact, _STAGE_CHANGED, _shared_actor(rows, actor), summary,
+                                       request.source_turn_id, "",
+                                       share(("stage", details["from"], details["to"]), details), write.tick, None])
+        for rpc, key, response in turn.responses:
+            repo.add_key(rows, rpc, key, response)
+    rows.states = list(put_states.values())
+
+
+def _shared_actor(rows: repo.Rows, actor: r.Actor) -> int:
+    """A timeline line's actor (SYSTEM when none), written once per batch."""
+    if not actor.kind:
+        actor = SYSTEM
+    return rows.share(("actor", actor.kind, actor.name), lambda: _actor(actor)[0])
+
+
+_EMPTY_OUTCOME_RESPONSE = wr.RecordOperadorOutcomeResponse()
+_STAGE_CHANGED = m.ACTIVITY_KIND.word(r.ACTIVITY_KIND_STAGE_CHANGED)
+
+
+def _check(turn: _Turn, people: dict[str, tuple[bool, bool, datetime | None]], stages: dict[str, r.StageDefinition],
+           executed: set[str], outcome_seen: set[str], now: datetime) -> None:
     """Every refusal and error the single RPCs would meet, found before anything is written."""
     for write in turn.writes:
         request = write.request
         if write.kind in ("update_lead_state", "record_activity"):
-            person = people.get(UUID(request.contact_id))
+            person = people.get(write.contact)
             if person is None:
                 raise _NotApplied(f"contact {request.contact_id} not found")
             if write.kind == "update_lead_state":
-                actor = request.actor if request.HasField("actor") else r.Actor()
-                until = person["human_control_until"]
-                if person["anonymized"]:
+                anonymized, in_control, until = person
+                if anonymized:
                     raise _NotApplied("UpdateLeadState would be refused: contact anonymized")
-                if actor.kind in AUTOMATIC and person["human_in_control"] and (until is None or until > now):
+                if request.actor.kind in AUTOMATIC and in_control and (until is None or until > now):
                     raise _NotApplied("UpdateLeadState would be refused: a person is in control")
                 if request.stage_key.strip() not in stages:
                     raise _NotApplied(f"UpdateLeadState would be refused: unknown stage {request.stage_key!r}")
@@ -312,29 +446,41 @@ def outcome_doc(outcome: r.OperadorOutcome, at: datetime) -> dict[str, Any]:
         doc["summaryPt"] = outcome.summary_pt
     if outcome.event_id:
         doc["eventId"] = outcome.event_id
-    stamp = outcome.finished_at if outcome.HasField("finished_at") else m.ts(at)
-    doc["finishedAt"] = stamp.ToJsonString()  # type: ignore[union-attr]
+    doc["finishedAt"] = outcome.finished_at.ToJsonString() if outcome.HasField("finished_at") else rfc3339(at)
     return doc
 
 
 _OUTCOME_NAMES = frozenset(r.OperadorOutcomeStatus.values())
 
 
-def _activity(contact: UUID, kind: int, summary: str, actor: r.Actor, at: datetime, *, turn_id: str = "",
-              event_id: str = "", details: dict[str, Any] | None = None,
-              occurred_at: datetime | None = None) -> dict[str, Any]:
-    row = {
-        "activity_id": uuid.uuid4(), "contact_id": contact, "kind": m.ACTIVITY_KIND.word(kind),
-        "actor": m.actor_doc(actor if actor.kind else SYSTEM), "summary_pt": summary, "turn_id": turn_id,
-        "event_id": event_id, "details": details or {}, "occurred_at": occurred_at or at, "recorded_at": at,
-    }
-    row["actor_json"], row["details_json"] = _actor_json(row["actor"]["kind"], row["actor"]["name"]), js(row["details"])
-    return row
+def rfc3339(at: datetime) -> str:
+    """`m.ts(at).ToJsonString()` written out (the library's runs in Python): UTC, `Z`, and 0, 3 or 6
+    fractional digits, the fewest that hold the instant exactly; a naive `at` is UTC, as `m.ts` takes it."""
+    if at.tzinfo is not None and at.utcoffset():
+        return m.ts(at).ToJsonString()  # type: ignore[union-attr]
+    base, micro = at.isoformat(timespec="seconds")[:19], at.microsecond
+    if not micro:
+        return base + "Z"
+    if not micro % 1000:
+        return f"{base}.{micro // 1000:03d}Z"
+    return f"{base}.{micro:06d}Z"
+
+
+def _iso(at: datetime) -> str:
+    """An instant as the write's JSON document carries it to a timestamptz (a naive one is UTC, as asyncpg
+    takes it)."""
+    return at.isoformat() if at.tzinfo is not None else at.isoformat() + "+00:00"
 
 
 @functools.lru_cache(maxsize=256)
-def _actor_json(kind: str, name: str) -> str:
-    return js({"kind": kind, "name": name})
+def _actor_parts(kind: int, name: str) -> tuple[dict[str, str], r.Actor]:
+    doc = m.actor_doc(r.Actor(kind=kind, name=name))  # type: ignore[arg-type]
+    return doc, m.actor(doc)  # type: ignore[return-value]
+
+
+def _actor(actor: r.Actor) -> tuple[dict[str, str], r.Actor]:
+    """An actor as stored (its JSON document) and as a stored row reads back (unknown kinds unspecified)."""
+    return _actor_parts(actor.kind, actor.name)
 
 
 async def _rare(conn: AsyncConnection, org: UUID, write: _Write, policy: queue.QueuePolicy) -> Message:

@@ -3,7 +3,8 @@
 Woken by the Subscribe stream (INITIAL, NOTIFY, POLL; it falls back to its own polling when the
 stream drops), it claims batches under a lease (crm's SKIP LOCKED: replicas never get the same
 event), registers the role-off ones with one batched read and one batched write to crm (`batch.py`),
-processes the others concurrently one by one, acknowledges the successes with one CompleteBatch and
+processes the others concurrently one by one, acknowledges those successes with one CompleteBatch (the
+batched ones are completed by RegisterTurnBasics itself, in the transaction of their writes) and
 reports each failure with Fail (retried with backoff; a malformed event is dead at once, which
 raises the critical `job_dead` Central item). A worker that dies mid-event leaves its lease to
 expire; the event is claimed again and replayed with the same idempotency keys.
@@ -16,6 +17,7 @@ import contextlib
 import logging
 import socket
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import grpc
@@ -31,6 +33,12 @@ from services.operador.processing import Processor
 log = logging.getLogger(__name__)
 
 KINDS = ("turn_closed",)
+
+
+@dataclass
+class _Claimed:
+    events: list[r.Event]
+    prepared: batch.Prepared | None  # None: every event the single way
 
 
 def _seconds(value: float) -> duration_pb2.Duration:
@@ -115,8 +123,7 @@ class Worker:
                 pass
             self._wake.clear()
             try:
-                while not self._stopping.is_set() and await self.drain_once():
-                    pass
+                await self.drain()
                 self.state = pb.WORKER_STATE_RUNNING
                 backoff = 0.5
             except asyncio.CancelledError:
@@ -128,23 +135,72 @@ class Worker:
                 backoff = min(backoff * 2, 15.0)
                 self._wake.set()
 
+    async def drain(self, organization_id: str = "") -> int:
+        """Claim and process batches until a Claim comes back empty; returns how many events were claimed.
+
+        Pipelined: while one batch is being registered (crm and PostgreSQL busy), the next one is
+        claimed, read and planned (this process busy); batches are still registered one at a time, in
+        the order they were claimed."""
+        total = 0
+        ahead: asyncio.Task[_Claimed | None] | None = asyncio.ensure_future(self._claim(organization_id))
+        try:
+            while ahead is not None:
+                claimed = await ahead
+                ahead = None
+                if claimed is None:
+                    break
+                total += len(claimed.events)
+                if not self._stopping.is_set():
+                    ahead = asyncio.ensure_future(self._claim(organization_id))
+                await self._finish(claimed)
+        finally:
+            if ahead is not None:  # stopped or failed meanwhile: its leases expire and the events run again
+                ahead.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await ahead
+        return total
+
     async def drain_once(self, organization_id: str = "") -> int:
         """Claim one batch and process it; returns how many events were claimed."""
-        claimed = await self.peers.queue.Claim(eq.ClaimRequest(
+        claimed = await self._claim(organization_id)
+        if claimed is None:
+            return 0
+        await self._finish(claimed)
+        return len(claimed.events)
+
+    async def _claim(self, organization_id: str) -> _Claimed | None:
+        """Claim a batch and, for its role-off turns, read and plan them (nothing is written yet)."""
+        reply = await self.peers.queue.Claim(eq.ClaimRequest(
             organization_id=organization_id, consumer=self.consumer, kinds=list(KINDS), batch_size=self.batch_size,
             lease_duration=_seconds(self.lease_seconds)), timeout=self.peers.timeout)
-        events = list(claimed.events)
+        events = list(reply.events)
         if not events:
-            return 0
+            return None
         self.last_claim_at = datetime.now(UTC)
         self.in_flight += len(events)
+        try:
+            prepared = await batch.prepare(self.processor, events) if self.batched else None
+        except BaseException:
+            self.in_flight -= len(events)
+            raise
+        return _Claimed(events, prepared)
+
+    async def _finish(self, claimed: _Claimed) -> None:
+        """Register the planned turns (which completes their events), run the rest one by one, complete those."""
+        events = claimed.events
         gate = asyncio.Semaphore(self.concurrency)
         try:
             # Role-off turns: one read and one write for the whole batch; the rest, one by one.
-            batched = await batch.run(self.processor, events) if self.batched else batch.BatchResult(single=events)
+            if claimed.prepared is not None:
+                batched = await batch.register(self.processor, claimed.prepared)
+            else:
+                batched = batch.BatchResult(single=events)
             results = await asyncio.gather(*(self._one(e, gate) for e in batched.single))
         finally:
             self.in_flight -= len(events)
+        if batched.completed:
+            self.processed += [e.event_id for e in batched.completed]
+            self.last_completed_at = datetime.now(UTC)
         if self.crash_before_complete:
             self._stopping.set()
             raise asyncio.CancelledError("simulated crash before completion")
@@ -157,7 +213,6 @@ class Worker:
                 if outcome in (eq.LEASE_OUTCOME_COMPLETED, eq.LEASE_OUTCOME_ALREADY_COMPLETED):
                     self.processed.append(e.event_id)
             self.last_completed_at = datetime.now(UTC)
-        return len(events)
 
     async def _one(self, event: r.Event, gate: asyncio.Semaphore) -> bool:
         async with gate:

@@ -11,7 +11,7 @@ from google.protobuf import json_format, struct_pb2, timestamp_pb2
 from balcao.common.v1 import declaracao_pb2 as dc
 from balcao.crm.v1 import crm_resources_pb2 as r
 from services.crm import messages as m
-from services.crm.turn_basics import outcome_doc
+from services.crm.turn_basics import outcome_doc, rfc3339
 
 AT = datetime(2026, 11, 29, 23, 1, 2, 345678, tzinfo=UTC)
 
@@ -24,6 +24,18 @@ def test_a_timestamp_is_the_one_from_datetime_gives(moment: datetime) -> None:
     expected = timestamp_pb2.Timestamp()
     expected.FromDatetime(moment)
     assert m.ts(moment) == expected
+
+
+@pytest.mark.parametrize("moment", [
+    AT, AT.replace(microsecond=0), AT.replace(microsecond=120000), AT.replace(microsecond=5000),
+    AT.replace(microsecond=7), datetime(2026, 1, 1, tzinfo=timezone(timedelta(hours=-3))),
+    datetime(2020, 2, 29, 1, 2, 3, 450000), datetime(1969, 12, 31, 23, 59, 59, 1, tzinfo=UTC),
+    datetime(1, 1, 1, tzinfo=UTC),
+])
+def test_an_instant_in_rfc_3339_is_what_the_timestamp_prints(moment: datetime) -> None:
+    expected = timestamp_pb2.Timestamp()
+    expected.FromDatetime(moment)
+    assert rfc3339(moment) == expected.ToJsonString()
 
 
 def test_a_struct_becomes_the_dict_message_to_dict_gives() -> None:

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from balcao.crm.v1 import crm_read_pb2 as rd
 from balcao.crm.v1 import crm_resources_pb2 as r
 from balcao.crm.v1 import crm_write_pb2 as wr
+from balcao.crm.v1 import event_queue_pb2 as eq
 from tests.crm.conftest import Crm, row_counts, stubs
 from tests.support.mesh import RunningMesh
 
@@ -130,6 +131,68 @@ async def test_the_single_rpcs_replay_what_a_batch_wrote_and_a_half_done_turn_is
     activity = await operador.write.RecordActivity(fresh.writes[1].record_activity, metadata=operador.metadata)
     assert activity.replayed and activity.activity.summary_pt == "Operador: cliente movido para a etapa"
     assert len(await _activities(crm, org, fresh_contact)) == 2
+
+
+async def _leased_event(operador: Crm, org: str, contact: str) -> r.Event:
+    """An event claimed under a lease. Its kind is this test's own, so no worker of the mesh takes it."""
+    kind = f"basics_probe_{uuid.uuid4().hex[:8]}"
+    await operador.queue.Publish(eq.PublishRequest(organization_id=org, kind=kind, contact_id=contact),
+                                 metadata=operador.metadata)
+    [event] = (await operador.queue.Claim(eq.ClaimRequest(organization_id=org, consumer="test", kinds=[kind],
+                                                          batch_size=5), metadata=operador.metadata)).events
+    return event
+
+
+async def _status(operador: Crm, org: str, event: r.Event) -> int:
+    return (await operador.queue.GetEvent(eq.GetEventRequest(organization_id=org, event_id=event.event_id),
+                                          metadata=operador.metadata)).event.status
+
+
+async def test_a_turn_with_its_lease_completes_its_event_with_its_writes(
+        crm: Crm, operador: Crm, owner_engine: AsyncEngine) -> None:
+    org = await crm.org()
+    contacts = [await crm.contact(org) for _ in range(3)]
+    turns = [await _turn(crm, org, c) for c in contacts]
+    events = [await _leased_event(operador, org, c) for c in contacts]
+    good = _basics(org, contacts[0], turns[0], event=events[0].event_id)
+    good.lease_token = events[0].lease.token
+    refused = _basics(org, contacts[1], turns[1], stage="no_such_stage", event=events[1].event_id)
+    refused.lease_token = events[1].lease.token
+    stale = _basics(org, contacts[2], turns[2], event=events[2].event_id)
+    stale.lease_token = str(uuid.uuid4())  # not the token this event is leased under
+    request = wr.RegisterTurnBasicsRequest(turns=[good, refused, stale])
+
+    reply = await operador.write.RegisterTurnBasics(request, metadata=operador.metadata)
+
+    applied, not_applied = wr.TURN_BASICS_STATUS_APPLIED, wr.TURN_BASICS_STATUS_NOT_APPLIED
+    assert [(x.status, x.completion) for x in reply.results] == [
+        (applied, eq.LEASE_OUTCOME_COMPLETED), (not_applied, eq.LEASE_OUTCOME_UNSPECIFIED),
+        (applied, eq.LEASE_OUTCOME_LEASE_LOST)]
+    # Registered and completed together; the refused turn's event stays leased for the single way;
+    # a lease the caller no longer holds completes nothing (its writes stand: the holder replays them).
+    assert [await _status(operador, org, e) for e in events] == [
+        r.EVENT_STATUS_DONE, r.EVENT_STATUS_LEASED, r.EVENT_STATUS_LEASED]
+    assert len(await _activities(crm, org, contacts[0])) == 2 and await _activities(crm, org, contacts[1]) == []
+    after = await row_counts(owner_engine, org)
+
+    # The same call again (a retry after a lost answer): replayed, already completed, nothing written.
+    again = await operador.write.RegisterTurnBasics(request, metadata=operador.metadata)
+    replayed = wr.TURN_BASICS_STATUS_REPLAYED
+    assert [(x.status, x.completion) for x in again.results] == [
+        (replayed, eq.LEASE_OUTCOME_ALREADY_COMPLETED), (not_applied, eq.LEASE_OUTCOME_UNSPECIFIED),
+        (replayed, eq.LEASE_OUTCOME_LEASE_LOST)]
+    assert await row_counts(owner_engine, org) == after
+
+    # A lease token that is not a UUID is this turn's problem only: nothing written, event untouched.
+    fresh_contact = await crm.contact(org)
+    event = await _leased_event(operador, org, fresh_contact)
+    malformed = _basics(org, fresh_contact, await _turn(crm, org, fresh_contact), event=event.event_id)
+    malformed.lease_token = "not-a-token"
+    [result] = (await operador.write.RegisterTurnBasics(wr.RegisterTurnBasicsRequest(turns=[malformed]),
+                                                        metadata=operador.metadata)).results
+    assert result.status == not_applied and "lease_token" in result.detail
+    assert await _status(operador, org, event) == r.EVENT_STATUS_LEASED
+    assert await _activities(crm, org, fresh_contact) == []
 
 
 async def test_batched_read_answers_each_turn_and_bad_input_is_rejected(crm: Crm, operador: Crm) -> None:

@@ -1,18 +1,23 @@
 """The worker's batched way for role-off turns (one read, one RegisterTurnBasics per claimed batch):
-a bad event fails alone, and running a batch again writes nothing twice."""
+a bad event fails alone, running a batch again writes nothing twice, and a worker that dies right
+after the registration leaves nothing to redo (the registration completed its events)."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
+from datetime import UTC, datetime, timedelta
 
 from google.protobuf import struct_pb2
 
 from balcao.crm.v1 import crm_resources_pb2 as r
+from balcao.crm.v1 import crm_write_pb2 as cw
 from balcao.crm.v1 import event_queue_pb2 as eq
 from balcao.models.scripted import ScriptedProvider
 from services.operador import batch
 from services.operador.processing import Processor
-from tests.operador.conftest import Env, declaracao, later, until
+from services.operador.worker import Worker
+from tests.operador.conftest import Business, Env, declaracao, later, ts, until
 from tests.support.mesh import RunningMesh
 
 DONE, DEAD = r.EVENT_STATUS_DONE, r.EVENT_STATUS_DEAD
@@ -59,6 +64,54 @@ async def test_a_bad_event_fails_alone_and_a_second_run_writes_nothing_twice(env
     assert sorted(e.event_id for e in again.done) == sorted(e.event_id for e in good)
     assert [e.event_id for e in again.single] == [bad.event_id]
     assert await _footprint(env, biz, contacts, turns) == before
+
+
+async def test_a_worker_dying_after_the_batched_registration_leaves_its_events_done(env: Env) -> None:
+    biz = await env.business(role_on=False)
+    peers = env.peers()
+    dying = Worker(Processor(peers, ScriptedProvider()), batch_size=10, lease_seconds=1.0)
+    dying.crash_before_complete = True  # it registers the batch, then stops before its CompleteBatch
+    mine: list[tuple[r.Event, str, str]] = []
+    try:
+        for _ in range(3):  # the mesh's own worker may, rarely, poll at that very moment and take a round
+            due = datetime.now(UTC) + timedelta(seconds=1.5)
+            published = [await _turn_closed_later(env, biz, due) for _ in range(3)]
+            await asyncio.sleep(max(0.0, (due - datetime.now(UTC)).total_seconds()))
+            try:
+                while await dying.drain_once(organization_id=biz.org):
+                    pass
+            except asyncio.CancelledError:
+                pass  # the simulated death, after RegisterTurnBasics
+            mine = [p for p in published if p[0].event_id in dying.processed]
+            if mine:
+                break
+    finally:
+        await peers.close()
+    assert mine, "the test worker never got a batch of its own"
+    await asyncio.sleep(1.5)  # past the lease: an event left leased would now be claimed and run again
+    for event, contact, turn in mine:
+        after = (await env.queue.GetEvent(eq.GetEventRequest(organization_id=biz.org, event_id=event.event_id),
+                                          metadata=env.md)).event
+        # Done by the registration's own transaction (the dying worker never completed anything) and never
+        # claimed again: a completion left to the CompleteBatch it never sent would have let the lease expire.
+        assert after.status == DONE and after.attempts == 1
+        assert len([a for a in await biz.activities(turn, contact) if a.event_id == event.event_id]) == 1
+        assert (await biz.execution(turn)).operador.event_id == event.event_id
+
+
+async def _turn_closed_later(env: Env, biz: Business, due: datetime) -> tuple[r.Event, str, str]:
+    """A turn (its execution record) and its `turn_closed` event, claimable only from `due` on: published
+    for later, it wakes no worker, so the test's worker can claim it as soon as it is due."""
+    contact, turn = await env.contact(biz.org), str(uuid.uuid4())
+    await env.crm_write.RecordTurnExecution(cw.RecordTurnExecutionRequest(organization_id=biz.org, execution=(
+        r.TurnExecution(turn_id=turn, contact_id=contact, trigger=r.TURN_TRIGGER_INBOUND,
+                        outcome=r.TURN_OUTCOME_REPLIED))), metadata=env.md)
+    payload = struct_pb2.Struct()
+    payload.update({"turn_id": turn, "contact_id": contact})
+    event = (await env.queue.Publish(eq.PublishRequest(
+        organization_id=biz.org, kind="turn_closed", contact_id=contact, payload=payload, available_at=ts(due)),
+        metadata=env.md)).event
+    return event, contact, turn
 
 
 async def _events(env: Env, org: str) -> list[r.Event]:

@@ -2,6 +2,7 @@ import datetime
 
 from balcao.common.v1 import declaracao_pb2 as _declaracao_pb2
 from balcao.crm.v1 import crm_resources_pb2 as _crm_resources_pb2
+from balcao.crm.v1 import event_queue_pb2 as _event_queue_pb2
 from google.protobuf import field_mask_pb2 as _field_mask_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
@@ -744,14 +745,16 @@ class RegisterTurnBasicsRequest(_message.Message):
     def __init__(self, turns: _Optional[_Iterable[_Union[TurnBasics, _Mapping]]] = ...) -> None: ...
 
 class TurnBasics(_message.Message):
-    __slots__ = ("organization_id", "event_id", "writes")
+    __slots__ = ("organization_id", "event_id", "writes", "lease_token")
     ORGANIZATION_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     WRITES_FIELD_NUMBER: _ClassVar[int]
+    LEASE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     organization_id: str
     event_id: str
     writes: _containers.RepeatedCompositeFieldContainer[TurnBasicsWrite]
-    def __init__(self, organization_id: _Optional[str] = ..., event_id: _Optional[str] = ..., writes: _Optional[_Iterable[_Union[TurnBasicsWrite, _Mapping]]] = ...) -> None: ...
+    lease_token: str
+    def __init__(self, organization_id: _Optional[str] = ..., event_id: _Optional[str] = ..., writes: _Optional[_Iterable[_Union[TurnBasicsWrite, _Mapping]]] = ..., lease_token: _Optional[str] = ...) -> None: ...
 
 class TurnBasicsWrite(_message.Message):
     __slots__ = ("update_lead_state", "schedule_follow_up", "resolve_obligation", "raise_central_item", "record_activity", "record_operador_outcome")
@@ -776,11 +779,13 @@ class RegisterTurnBasicsResponse(_message.Message):
     def __init__(self, results: _Optional[_Iterable[_Union[TurnBasicsResult, _Mapping]]] = ...) -> None: ...
 
 class TurnBasicsResult(_message.Message):
-    __slots__ = ("event_id", "status", "detail")
+    __slots__ = ("event_id", "status", "detail", "completion")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     DETAIL_FIELD_NUMBER: _ClassVar[int]
+    COMPLETION_FIELD_NUMBER: _ClassVar[int]
     event_id: str
     status: TurnBasicsStatus
     detail: str
-    def __init__(self, event_id: _Optional[str] = ..., status: _Optional[_Union[TurnBasicsStatus, str]] = ..., detail: _Optional[str] = ...) -> None: ...
+    completion: _event_queue_pb2.LeaseOutcome
+    def __init__(self, event_id: _Optional[str] = ..., status: _Optional[_Union[TurnBasicsStatus, str]] = ..., detail: _Optional[str] = ..., completion: _Optional[_Union[_event_queue_pb2.LeaseOutcome, str]] = ...) -> None: ...

@@ -415,7 +415,9 @@ class CrmWriteServiceServicer:
         batch may span organisations; row-level security is set per organisation inside it. A turn
         is applied whole or not at all: one that would meet a refusal or an error, or whose keys were
         only partly used before, is left untouched and reported as NOT_APPLIED, for the caller to run
-        one write at a time (where the refusal or error surfaces as it always did).
+        one write at a time (where the refusal or error surfaces as it always did). A turn that names
+        the lease of its `turn_closed` event also completes that event in the same transaction when
+        it is applied or replayed, so a registration is never committed without its completion.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

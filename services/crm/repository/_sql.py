@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import asyncpg
 import sqlalchemy as sa
 from sqlalchemy.engine import RowMapping
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -39,3 +40,13 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps with an option bui
 def js(value: Any) -> str:
     """A Python value as a JSON parameter (cast to jsonb in the SQL)."""
     return _ENCODER.encode(value)
+
+
+def driver(conn: AsyncConnection) -> asyncpg.Connection:
+    """The asyncpg connection under `conn`, inside its transaction (same session, same row-level security
+    setting), for the hot paths where SQLAlchemy's own work per statement costs more than the statement.
+    The transaction must have begun: SQLAlchemy opens it with the first statement it runs (the tenant setting)."""
+    raw = conn.sync_connection.connection.driver_connection  # type: ignore[union-attr]
+    if not raw.is_in_transaction():
+        raise RuntimeError("driver(conn) needs the transaction to have begun: run a statement through conn first")
+    return raw

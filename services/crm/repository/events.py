@@ -15,7 +15,7 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.crm.repository._sql import Row, js, many, one, q, run
+from services.crm.repository._sql import Row, driver, js, many, one, q, run
 
 CHANNEL = "crm_event_log"
 
@@ -41,55 +41,53 @@ _GET_LOCKED = q("SELECT * FROM crm.event_log WHERE organization_id = :org AND ev
 # all its attempts (those are declared dead by `exhausted_leases` instead of being retried).
 # Per kind (LATERAL, so `kind = k.kind` is an equality) two branches, each walking its partial
 # index in order: a claim reads about `limit` rows per kind however long the log is. Rows locked
-# in a branch but not picked are released at commit.
-_CLAIM = q(
-    """
+# in a branch but not picked are released at commit. Claim's two statements run on the asyncpg
+# connection under the transaction (`_sql.driver`): a worker claims all the time, and SQLAlchemy's
+# own work per statement cost more than these statements.
+_CLAIM = """
     WITH waiting AS (
-        SELECT w.* FROM unnest(CAST(:kinds AS text[])) AS k(kind), LATERAL (
+        SELECT w.* FROM unnest($1::text[]) AS k(kind), LATERAL (
             SELECT organization_id, event_id, available_at, position
             FROM crm.event_log
-            WHERE status = 'pending' AND kind = k.kind AND available_at <= :now
-              AND (CAST(:org AS uuid) IS NULL OR organization_id = CAST(:org AS uuid))
+            WHERE status = 'pending' AND kind = k.kind AND available_at <= $3
+              AND ($2::uuid IS NULL OR organization_id = $2::uuid)
             ORDER BY available_at, position
-            LIMIT :limit
+            LIMIT $4
             FOR UPDATE SKIP LOCKED
         ) AS w
     ), expired AS (
-        SELECT x.* FROM unnest(CAST(:kinds AS text[])) AS k(kind), LATERAL (
+        SELECT x.* FROM unnest($1::text[]) AS k(kind), LATERAL (
             SELECT organization_id, event_id, available_at, position
             FROM crm.event_log
-            WHERE status = 'leased' AND kind = k.kind AND lease_expires_at <= :now AND attempts < max_attempts
-              AND (CAST(:org AS uuid) IS NULL OR organization_id = CAST(:org AS uuid))
+            WHERE status = 'leased' AND kind = k.kind AND lease_expires_at <= $3 AND attempts < max_attempts
+              AND ($2::uuid IS NULL OR organization_id = $2::uuid)
             ORDER BY lease_expires_at
-            LIMIT :limit
+            LIMIT $4
             FOR UPDATE SKIP LOCKED
         ) AS x
     ), picked AS (
         SELECT organization_id, event_id
         FROM (SELECT * FROM waiting UNION ALL SELECT * FROM expired) AS candidates
         ORDER BY available_at, position
-        LIMIT :limit
+        LIMIT $4
     )
     UPDATE crm.event_log e
-    SET status = 'leased', attempts = e.attempts + 1, lease_consumer = :consumer, lease_token = gen_random_uuid(),
-        lease_expires_at = :expires_at
+    SET status = 'leased', attempts = e.attempts + 1, lease_consumer = $5, lease_token = gen_random_uuid(),
+        lease_expires_at = $6
     FROM picked
     WHERE e.organization_id = picked.organization_id AND e.event_id = picked.event_id
     RETURNING e.*
     """
-)
-_EXHAUSTED = q(
-    """
-    SELECT x.* FROM unnest(CAST(:kinds AS text[])) AS k(kind), LATERAL (
+_EXHAUSTED = """
+    SELECT x.* FROM unnest($1::text[]) AS k(kind), LATERAL (
         SELECT organization_id, event_id FROM crm.event_log
-        WHERE status = 'leased' AND kind = k.kind AND lease_expires_at <= :now AND attempts >= max_attempts
-          AND (CAST(:org AS uuid) IS NULL OR organization_id = CAST(:org AS uuid))
+        WHERE status = 'leased' AND kind = k.kind AND lease_expires_at <= $3 AND attempts >= max_attempts
+          AND ($2::uuid IS NULL OR organization_id = $2::uuid)
         ORDER BY lease_expires_at
-        LIMIT :limit
+        LIMIT $4
         FOR UPDATE SKIP LOCKED
     ) AS x
     """
-)
 _COMPLETE = q(
     """
     UPDATE crm.event_log SET status = 'done', finished_at = :now, lease_expires_at = NULL
@@ -196,15 +194,14 @@ async def get(conn: AsyncConnection, org: UUID, event: UUID, *, lock: bool = Fal
 
 
 async def claim(conn: AsyncConnection, *, org: UUID | None, kinds: list[str], consumer: str, limit: int,
-                now: datetime, expires_at: datetime) -> list[Row]:
-    rows = await many(conn, _CLAIM, org=org, kinds=kinds, consumer=consumer, limit=limit, now=now,
-                      expires_at=expires_at)
+                now: datetime, expires_at: datetime) -> list[Any]:
+    rows = await driver(conn).fetch(_CLAIM, kinds, org, now, limit, consumer, expires_at)
     return sorted(rows, key=lambda row: (row["available_at"], row["position"]))
 
 
 async def exhausted_leases(conn: AsyncConnection, *, org: UUID | None, kinds: list[str], now: datetime,
-                           limit: int = 100) -> list[Row]:
-    return await many(conn, _EXHAUSTED, org=org, kinds=kinds, now=now, limit=limit)
+                           limit: int = 100) -> list[Any]:
+    return await driver(conn).fetch(_EXHAUSTED, kinds, org, now, limit)
 
 
 async def complete(conn: AsyncConnection, org: UUID, event: UUID, token: UUID, now: datetime) -> bool:

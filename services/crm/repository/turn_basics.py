@@ -1,152 +1,222 @@
 """SQL of the batched basic registration (RegisterTurnBasics) and the batched closed-turn read.
 
-Set-based: each statement covers every turn of one organisation in the batch (arrays through
-`unnest`), so a batch of a hundred turns costs about ten statements, not several hundred.
+Set-based and few: per organisation, RegisterTurnBasics reads everything its checks need with
+ONE statement (`lookups`) and writes every row with ONE statement (`write`: data-modifying CTEs,
+the rows travelling as one JSON document); BatchGetClosedTurns reads with three. They run on the
+asyncpg connection under the caller's SQLAlchemy transaction (`_sql.driver`): on this hardware
+SQLAlchemy's own work is about 0.2 ms of CPU per statement, more than most of these statements
+cost, and an array parameter costs asyncpg a Python-level check per element, which one JSON
+document (encoded in C, unpacked by PostgreSQL) does not.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.crm.repository._sql import Row, many, q, run
+from services.crm.repository._sql import driver, js
 
-_CONTACTS = q(
-    "SELECT * FROM crm.contacts WHERE organization_id = :org AND contact_id = ANY(CAST(:contacts AS uuid[]))"
-)
-# Locked in a fixed order, so two batches touching the same contacts cannot deadlock each other.
-_CONTACTS_LOCKED = q(  # only what the batch checks (anonymised, a person in control)
-    "SELECT contact_id, anonymized, human_in_control, human_control_until FROM crm.contacts "
-    "WHERE organization_id = :org AND contact_id = ANY(CAST(:contacts AS uuid[])) "
-    "ORDER BY contact_id FOR UPDATE"
-)
-_CHECKPOINTS = q(
-    "SELECT * FROM crm.lead_checkpoints WHERE organization_id = :org AND turn_id = ANY(CAST(:turns AS text[]))"
-)
-_OBLIGATIONS = q(
-    "SELECT * FROM crm.obligations WHERE organization_id = :org AND turn_id = ANY(CAST(:turns AS text[])) "
+# Id lists travel as one JSON array ($2), unpacked by PostgreSQL (see the module docstring).
+_UUIDS = "ARRAY(SELECT CAST(x AS uuid) FROM jsonb_array_elements_text(CAST(CAST({} AS text) AS jsonb)) AS x)"
+_TEXTS = "ARRAY(SELECT jsonb_array_elements_text(CAST(CAST({} AS text) AS jsonb)))"
+_CONTACTS = f"SELECT * FROM crm.contacts WHERE organization_id = $1 AND contact_id = ANY({_UUIDS.format('$2')})"
+_CHECKPOINTS = f"SELECT * FROM crm.lead_checkpoints WHERE organization_id = $1 AND turn_id = ANY({_TEXTS.format('$2')})"
+_OBLIGATIONS = (
+    f"SELECT * FROM crm.obligations WHERE organization_id = $1 AND turn_id = ANY({_TEXTS.format('$2')}) "
     "ORDER BY created_at, turn_id, promise_index"
 )
-_STATES = q(  # only the stage: the batch compares it to tell a STAGE_CHANGED line
-    "SELECT contact_id, stage_key FROM crm.lead_state "
-    "WHERE organization_id = :org AND contact_id = ANY(CAST(:contacts AS uuid[]))"
+
+# The contacts the batch writes about, locked in id order (`FOR UPDATE`, so two batches touching
+# the same contacts cannot deadlock each other; only the columns the checks use), and which of the
+# batch's idempotency keys were used before.
+_LOCK = f"""
+WITH people AS (
+    SELECT contact_id, anonymized, human_in_control, human_control_until FROM crm.contacts
+    WHERE organization_id = $1 AND contact_id = ANY({_UUIDS.format('$2')})
+    ORDER BY contact_id
+    FOR UPDATE
 )
-_EXECUTIONS = q(
-    "SELECT turn_id FROM crm.turn_executions WHERE organization_id = :org AND turn_id = ANY(CAST(:turns AS text[]))"
-)
-_USED_KEYS = q(
-    "SELECT rpc, key FROM crm.idempotency_keys WHERE organization_id = :org AND key = ANY(CAST(:keys AS text[]))"
-)
-_PUT_STATES = q(
-    """
+SELECT u.rpcs, u.keys, p.ids, p.anonymized, p.in_control, p.untils
+FROM (SELECT array_agg(rpc) AS rpcs, array_agg(key) AS keys FROM crm.idempotency_keys
+      WHERE organization_id = $1 AND key = ANY({_TEXTS.format('$3')})) AS u,
+     (SELECT array_agg(contact_id) AS ids, array_agg(anonymized) AS anonymized,
+             array_agg(human_in_control) AS in_control, array_agg(human_control_until) AS untils FROM people) AS p
+"""
+# Then, in a statement of its own (its snapshot is taken once the locks are held, so it sees what a
+# batch that held them before committed): the contacts' current stages, the turns that have an
+# execution record, and the organisation's settings, only when their version differs from $4.
+_LOOKUPS = f"""
+SELECT s.ids, s.stages, e.turns,
+       (SELECT settings_version FROM crm.organizations WHERE organization_id = $1) AS settings_version,
+       (SELECT settings FROM crm.organizations WHERE organization_id = $1 AND settings_version IS DISTINCT FROM $4)
+           AS settings
+FROM (SELECT array_agg(contact_id) AS ids, array_agg(stage_key) AS stages FROM crm.lead_state
+      WHERE organization_id = $1 AND contact_id = ANY({_UUIDS.format('$2')})) AS s,
+     (SELECT array_agg(turn_id) AS turns FROM crm.turn_executions
+      WHERE organization_id = $1 AND turn_id = ANY({_TEXTS.format('$3')})) AS e
+"""
+
+# Every row of the batch in one statement: the lead states (the last per contact), the timeline
+# lines, the outcomes on the execution records, the idempotency keys with their responses, and the
+# completion of the turns' events under their leases. Data-modifying CTEs all run to completion
+# whether or not the final SELECT reads them; it returns what the caller checks. In the document,
+# a value many rows share (an actor, a details object, an RPC name) is written once in `shared`
+# and rows name it by position; an instant is the write's offset in microseconds from $3.
+_WRITE = """
+WITH doc AS (SELECT $2::text::jsonb AS d),
+states AS (
     INSERT INTO crm.lead_state
         (organization_id, contact_id, stage_key, stage_label, reason, source_turn_id, updated_by, updated_at)
-    SELECT :org, t.contact, t.stage_key, t.stage_label, t.reason, t.source_turn_id, CAST(t.updated_by AS jsonb),
-           t.updated_at
-    FROM unnest(CAST(:contacts AS uuid[]), CAST(:stage_keys AS text[]), CAST(:stage_labels AS text[]),
-                CAST(:reasons AS text[]), CAST(:source_turn_ids AS text[]), CAST(:updated_bys AS text[]),
-                CAST(:updated_ats AS timestamptz[]))
-         AS t(contact, stage_key, stage_label, reason, source_turn_id, updated_by, updated_at)
+    SELECT $1, (t->>0)::uuid, t->>1, t->>2, t->>3, t->>4, doc.d->'shared'->((t->>5)::integer),
+           CAST($3 AS timestamptz) + (t->>6)::bigint * interval '1 microsecond'
+    FROM doc, jsonb_array_elements(doc.d->'states') AS t
     ON CONFLICT (organization_id, contact_id) DO UPDATE SET
         stage_key = excluded.stage_key, stage_label = excluded.stage_label, reason = excluded.reason,
         source_turn_id = excluded.source_turn_id, updated_by = excluded.updated_by, updated_at = excluded.updated_at
-    """
-)
-_INSERT_ACTIVITIES = q(
-    """
+),
+activities AS (
     INSERT INTO crm.crm_lead_activities
         (organization_id, activity_id, contact_id, kind, actor, summary_pt, turn_id, event_id, details,
          occurred_at, recorded_at)
-    SELECT :org, t.activity, t.contact, t.kind, CAST(t.actor AS jsonb), t.summary_pt, t.turn_id, t.event_id,
-           CAST(t.details AS jsonb), t.occurred_at, t.recorded_at
-    FROM unnest(CAST(:activities AS uuid[]), CAST(:contacts AS uuid[]), CAST(:kinds AS text[]),
-                CAST(:actors AS text[]), CAST(:summaries AS text[]), CAST(:turn_ids AS text[]),
-                CAST(:event_ids AS text[]), CAST(:details AS text[]), CAST(:occurred_ats AS timestamptz[]),
-                CAST(:recorded_ats AS timestamptz[]))
-         AS t(activity, contact, kind, actor, summary_pt, turn_id, event_id, details, occurred_at, recorded_at)
-    """
-)
-_SET_OUTCOMES = q(
-    """
+    SELECT $1, (t->>0)::uuid, (t->>1)::uuid, t->>2, doc.d->'shared'->((t->>3)::integer), t->>4, t->>5, t->>6,
+           doc.d->'shared'->((t->>7)::integer),
+           coalesce((t->>9)::timestamptz, CAST($3 AS timestamptz) + (t->>8)::bigint * interval '1 microsecond'),
+           CAST($3 AS timestamptz) + (t->>8)::bigint * interval '1 microsecond'
+    FROM doc, jsonb_array_elements(doc.d->'activities') AS t
+),
+outcomes AS (
     UPDATE crm.turn_executions AS te
-    SET operador = CAST(t.operador AS jsonb), operador_status = t.status, operador_actions = t.actions,
-        recorded_at = t.recorded_at
-    FROM unnest(CAST(:turns AS text[]), CAST(:operadores AS text[]), CAST(:statuses AS text[]),
-                CAST(:actions AS integer[]), CAST(:recorded_ats AS timestamptz[]))
-         AS t(turn_id, operador, status, actions, recorded_at)
-    WHERE te.organization_id = :org AND te.turn_id = t.turn_id
-    """
-)
-_SAVE_KEYS = q(
-    """
+    SET operador = t->1, operador_status = t->>2, operador_actions = (t->>3)::integer,
+        recorded_at = CAST($3 AS timestamptz) + (t->>4)::bigint * interval '1 microsecond'
+    FROM doc, jsonb_array_elements(doc.d->'outcomes') AS t
+    WHERE te.organization_id = $1 AND te.turn_id = t->>0
+    RETURNING 1
+),
+keys AS (
     INSERT INTO crm.idempotency_keys (organization_id, rpc, key, response, created_at)
-    SELECT :org, t.rpc, t.key, t.response, :now
-    FROM unnest(CAST(:rpcs AS text[]), CAST(:keys AS text[]), CAST(:responses AS bytea[])) AS t(rpc, key, response)
+    SELECT $1, doc.d->'shared'->>((t->>0)::integer), t->>1,
+           substring(CAST($4 AS bytea) FROM (t->>2)::integer + 1 FOR (t->>3)::integer), $3
+    FROM doc, jsonb_array_elements(doc.d->'keys') AS t
     ON CONFLICT DO NOTHING
-    """
+    RETURNING 1
+),
+leases AS (
+    SELECT (t->>0)::uuid AS event_id, (t->>1)::uuid AS token FROM doc, jsonb_array_elements(doc.d->'events') AS t
+),
+completed AS (
+    UPDATE crm.event_log AS e SET status = 'done', finished_at = $3, lease_expires_at = NULL
+    FROM leases
+    WHERE e.organization_id = $1 AND e.event_id = leases.event_id AND e.status = 'leased'
+      AND e.lease_token = leases.token
+    RETURNING e.event_id
 )
+SELECT (SELECT count(*) FROM outcomes) AS outcomes, (SELECT count(*) FROM keys) AS keys,
+       (SELECT array_agg(event_id) FROM completed) AS completed,
+       (SELECT array_agg(e.event_id) FROM crm.event_log AS e JOIN leases ON e.event_id = leases.event_id
+        WHERE e.organization_id = $1 AND e.status = 'done' AND e.lease_token = leases.token) AS done_before
+"""
 
 
-async def contacts(conn: AsyncConnection, org: UUID, ids: list[UUID], *, lock: bool = False) -> dict[UUID, Row]:
-    rows = await many(conn, _CONTACTS_LOCKED if lock else _CONTACTS, org=org, contacts=ids)
-    return {row["contact_id"]: row for row in rows}
+@dataclass
+class Locked:
+    """The contacts locked for the batch (by canonical id) and the keys used before."""
+
+    used: set[tuple[str, str]] = field(default_factory=set)  # (rpc, key) already in idempotency_keys
+    people: dict[str, tuple[bool, bool, datetime | None]] = field(default_factory=dict)  # anonymised, in control, until
 
 
-async def checkpoints(conn: AsyncConnection, org: UUID, turns: list[str]) -> dict[str, Row]:
-    return {row["turn_id"]: row for row in await many(conn, _CHECKPOINTS, org=org, turns=turns)}
+@dataclass
+class Lookups:
+    stages: dict[str, str] = field(default_factory=dict)  # contact → its current stage key
+    executed: set[str] = field(default_factory=set)  # turns with an execution record
+    settings_version: int | None = None  # None: the organisation does not exist
+    settings: dict[str, Any] | None = None  # only when its version differs from the one the caller holds
 
 
-async def obligations(conn: AsyncConnection, org: UUID, turns: list[str]) -> dict[str, list[Row]]:
-    out: dict[str, list[Row]] = {}
-    for row in await many(conn, _OBLIGATIONS, org=org, turns=turns):
+@dataclass
+class Rows:
+    """The rows one `write` makes; each row is a list in the column order of its CTE. Instants are offsets in
+    microseconds from the `now` given to `write`; `shared` holds the values rows name by position."""
+
+    states: list[list[Any]] = field(default_factory=list)
+    activities: list[list[Any]] = field(default_factory=list)
+    outcomes: list[list[Any]] = field(default_factory=list)
+    keys: list[list[Any]] = field(default_factory=list)  # [rpc, key, offset, length] of a response in `responses`
+    responses: bytearray = field(default_factory=bytearray)  # every stored response, back to back
+    events: list[list[str]] = field(default_factory=list)  # [event_id, lease token]
+    shared: list[Any] = field(default_factory=list)
+    _positions: dict[Any, int] = field(default_factory=dict)
+
+    def share(self, key: Any, value: Any) -> int:
+        """The position of a shared value (`key` tells equal values apart; `value` may be a function making it)."""
+        position = self._positions.get(key)
+        if position is None:
+            position = self._positions[key] = len(self.shared)
+            self.shared.append(value() if callable(value) else value)
+        return position
+
+
+@dataclass
+class Written:
+    outcomes: int
+    keys: int
+    completed: set[str]  # events completed now
+    done_before: set[str]  # events already done under the same lease (a retried call)
+
+
+async def contacts(conn: AsyncConnection, org: UUID, ids: list[str]) -> dict[str, Any]:
+    """The contacts (whole rows) by canonical id."""
+    rows = await driver(conn).fetch(_CONTACTS, org, js(ids))
+    return {str(row["contact_id"]): row for row in rows}
+
+
+async def checkpoints(conn: AsyncConnection, org: UUID, turns: list[str]) -> dict[str, Any]:
+    return {row["turn_id"]: row for row in await driver(conn).fetch(_CHECKPOINTS, org, js(turns))}
+
+
+async def obligations(conn: AsyncConnection, org: UUID, turns: list[str]) -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = {}
+    for row in await driver(conn).fetch(_OBLIGATIONS, org, js(turns)):
         out.setdefault(row["turn_id"], []).append(row)
     return out
 
 
-async def states(conn: AsyncConnection, org: UUID, ids: list[UUID]) -> dict[UUID, Row]:
-    return {row["contact_id"]: row for row in await many(conn, _STATES, org=org, contacts=ids)}
+async def lock_contacts(conn: AsyncConnection, org: UUID, *, contacts: list[str], keys: list[str]) -> Locked:
+    row = await driver(conn).fetchrow(_LOCK, org, js(contacts), js(keys))
+    found = Locked()
+    if row["keys"]:
+        found.used = set(zip(row["rpcs"], row["keys"], strict=True))
+    if row["ids"]:
+        found.people = {str(contact): (anonymized, in_control, until) for contact, anonymized, in_control, until
+                        in zip(row["ids"], row["anonymized"], row["in_control"], row["untils"], strict=True)}
+    return found
 
 
-async def executions(conn: AsyncConnection, org: UUID, turns: list[str]) -> set[str]:
-    return {row["turn_id"] for row in await many(conn, _EXECUTIONS, org=org, turns=turns)}
+async def lookups(conn: AsyncConnection, org: UUID, *, contacts: list[str], turns: list[str],
+                  settings_version: int | None) -> Lookups:
+    row = await driver(conn).fetchrow(_LOOKUPS, org, js(contacts), js(turns), settings_version)
+    found = Lookups(settings_version=row["settings_version"], settings=row["settings"])
+    if row["ids"]:
+        found.stages = {str(contact): stage for contact, stage in zip(row["ids"], row["stages"], strict=True)}
+    if row["turns"]:
+        found.executed = set(row["turns"])
+    return found
 
 
-async def used_keys(conn: AsyncConnection, org: UUID, keys: list[str]) -> set[tuple[str, str]]:
-    return {(row["rpc"], row["key"]) for row in await many(conn, _USED_KEYS, org=org, keys=keys)}
+async def write(conn: AsyncConnection, org: UUID, rows: Rows, now: datetime) -> Written:
+    document = js({"states": rows.states, "activities": rows.activities, "outcomes": rows.outcomes,
+                   "keys": rows.keys, "events": rows.events, "shared": rows.shared})
+    row = await driver(conn).fetchrow(_WRITE, org, document, now, bytes(rows.responses))
+    return Written(outcomes=row["outcomes"], keys=row["keys"],
+                   completed={str(e) for e in row["completed"] or ()},
+                   done_before={str(e) for e in row["done_before"] or ()})
 
 
-async def put_states(conn: AsyncConnection, org: UUID, rows: list[dict[str, Any]]) -> None:
-    if rows:
-        await conn.execute(_PUT_STATES, {"org": org, **_columns(rows, {
-            "contacts": "contact_id", "stage_keys": "stage_key", "stage_labels": "stage_label", "reasons": "reason",
-            "source_turn_ids": "source_turn_id", "updated_bys": "updated_by_json", "updated_ats": "updated_at"})})
-
-
-async def insert_activities(conn: AsyncConnection, org: UUID, rows: list[dict[str, Any]]) -> None:
-    if rows:
-        await conn.execute(_INSERT_ACTIVITIES, {"org": org, **_columns(rows, {
-            "activities": "activity_id", "contacts": "contact_id", "kinds": "kind", "actors": "actor_json",
-            "summaries": "summary_pt", "turn_ids": "turn_id", "event_ids": "event_id", "details": "details_json",
-            "occurred_ats": "occurred_at", "recorded_ats": "recorded_at"})})
-
-
-async def set_outcomes(conn: AsyncConnection, org: UUID, rows: list[dict[str, Any]]) -> int:
-    if not rows:
-        return 0
-    return await run(conn, _SET_OUTCOMES, org=org, **_columns(rows, {
-        "turns": "turn_id", "operadores": "operador_json", "statuses": "status", "actions": "actions",
-        "recorded_ats": "recorded_at"}))
-
-
-async def save_keys(conn: AsyncConnection, org: UUID, rows: list[tuple[str, str, bytes]], now: datetime) -> int:
-    if not rows:
-        return 0
-    return await run(conn, _SAVE_KEYS, org=org, now=now, rpcs=[r[0] for r in rows], keys=[r[1] for r in rows],
-                     responses=[r[2] for r in rows])
-
-
-def _columns(rows: list[dict[str, Any]], names: dict[str, str]) -> dict[str, list[Any]]:
-    return {param: [row[column] for row in rows] for param, column in names.items()}
+def add_key(rows: Rows, rpc: str, key: str, response: bytes) -> None:
+    """An idempotency key and the response stored with it."""
+    rows.keys.append([rows.share(rpc, rpc), key, len(rows.responses), len(response)])
+    rows.responses += response

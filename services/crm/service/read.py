@@ -37,9 +37,7 @@ from services.crm.repository import leads as leads_repo
 from services.crm.repository import obligations as obligations_repo
 from services.crm.repository import operador_stats as operador_stats_repo
 from services.crm.repository import organizations as organizations_repo
-from services.crm.repository import turn_basics as turn_basics_repo
 from services.crm.repository import turns as turns_repo
-from services.crm.repository import use_tenant
 from services.crm.service.status import Servicer, org_of, unary
 
 ROLLING_SUMMARY_TRIGGER_CHARS = 2500  # seed 001
@@ -380,33 +378,7 @@ class CrmRead(Servicer, crm_read_pb2_grpc.CrmReadServiceServicer):
 
     @unary
     async def BatchGetClosedTurns(self, request: rd.BatchGetClosedTurnsRequest, context: Any) -> Any:
-        if len(request.turns) > turn_basics.MAX_TURNS:
-            raise InvalidArgument(f"at most {turn_basics.MAX_TURNS} turns per BatchGetClosedTurns call")
-        by_org: dict[Any, list[int]] = {}
-        refs = []
-        for n, ref in enumerate(request.turns):
-            org = ids.required_uuid(ref.organization_id, f"turns[{n}].organization_id")
-            refs.append((org, ids.required_uuid(ref.contact_id, f"turns[{n}].contact_id"), ref.turn_id))
-            by_org.setdefault(org, []).append(n)
-        answers = [rd.ClosedTurn(ref=ref) for ref in request.turns]
-        now = self._clock()
-        async with self._store.batch() as conn:
-            for org, indexes in by_org.items():
-                await use_tenant(conn, org)
-                people = await turn_basics_repo.contacts(conn, org, sorted({refs[n][1] for n in indexes}))
-                wanted = sorted({refs[n][2] for n in indexes})
-                checkpoints = await turn_basics_repo.checkpoints(conn, org, wanted)
-                obligations_of = await turn_basics_repo.obligations(conn, org, wanted)
-                built = {key: m.contact(row, now) for key, row in people.items()}  # once per contact, not per turn
-                for n in indexes:
-                    _, contact, turn_id = refs[n]
-                    if contact in built:
-                        answers[n].contact.CopyFrom(built[contact])
-                    checkpoint = checkpoints.get(turn_id)
-                    if checkpoint is not None and checkpoint["contact_id"] == contact:
-                        answers[n].checkpoint.CopyFrom(m.checkpoint(checkpoint))
-                    answers[n].obligations.extend(m.obligation(row) for row in obligations_of.get(turn_id, [])[:50])
-        return rd.BatchGetClosedTurnsResponse(turns=answers)
+        return await turn_basics.read_closed_turns(self._store, self._clock(), request)
 
     @unary
     async def GetOperadorStats(self, request: rd.GetOperadorStatsRequest, context: Any) -> Any:
