@@ -154,6 +154,22 @@ TENANT_SETTING = "balcao.organization_id"
 SCOPE_SETTING = "balcao.scope"
 
 
+async def driver_in_transaction(conn: AsyncConnection) -> asyncpg.Connection:
+    """The asyncpg connection under `conn`, inside `conn`'s transaction (begun now if no statement
+    ran yet, so the settings that travel with BEGIN hold), for hot paths that run their SQL on
+    asyncpg directly: same session, same row-level security setting, same transaction."""
+    sync = conn.sync_connection
+    assert sync is not None
+    adapted = sync.connection.dbapi_connection
+    if getattr(adapted, "_transaction", None) is None:
+        # SQLAlchemy begins lazily, before its first statement; with no statement of its own yet,
+        # begin the same way it would (its adapter then tracks and ends this transaction).
+        await adapted._start_transaction()  # type: ignore[union-attr]
+    raw = sync.connection.driver_connection
+    assert isinstance(raw, asyncpg.Connection) and raw.is_in_transaction()
+    return raw
+
+
 def tenant(engine: AsyncEngine, organization_id: UUID) -> AbstractAsyncContextManager[AsyncConnection]:
     """A transaction that sees (and may write) one organisation's rows only."""
     return transaction(engine, {TENANT_SETTING: str(UUID(str(organization_id)))})

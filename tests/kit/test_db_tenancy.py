@@ -100,3 +100,23 @@ async def test_the_tenant_must_be_an_organisation_id(engine: AsyncEngine) -> Non
 async def test_any_setting_value_arrives_intact(engine: AsyncEngine, value: str) -> None:
     async with db.transaction(engine, {"balcao.kit_test": value}) as conn:
         assert (await conn.execute(sa.text("SELECT current_setting('balcao.kit_test')"))).scalar_one() == value
+
+
+async def test_sql_run_on_asyncpg_directly_is_inside_the_tenant_transaction(
+    engine: AsyncEngine, orgs: tuple[uuid.UUID, uuid.UUID]
+) -> None:
+    a, b = orgs
+    seen = "SELECT organization_id FROM crm.organizations WHERE organization_id = ANY($1::uuid[])"
+    async with db.tenant(engine, a) as conn:
+        raw = await db.driver_in_transaction(conn)  # no statement ran through SQLAlchemy yet
+        assert {r[0] for r in await raw.fetch(seen, [a, b])} == {a}
+        assert await raw.fetchval("SELECT current_user") == "balcao_app"
+        assert await _seen(conn, a, b) == {a}  # SQLAlchemy's statements share that transaction
+    with pytest.raises(RuntimeError):
+        async with db.tenant(engine, b) as conn:
+            raw = await db.driver_in_transaction(conn)
+            await raw.execute("UPDATE crm.organizations SET name = 'x' WHERE organization_id = $1", b)
+            raise RuntimeError("the body failed")
+    async with db.all_tenants(engine) as conn:
+        names = (await conn.execute(sa.text("SELECT name FROM crm.organizations WHERE organization_id = :b"), {"b": b}))
+        assert names.scalar_one() == "Kit tenancy"  # the direct write rolled back with the transaction

@@ -10,6 +10,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import RowMapping
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from balcao.kit import db
+
 Row = RowMapping
 
 
@@ -42,11 +44,7 @@ def js(value: Any) -> str:
     return _ENCODER.encode(value)
 
 
-def driver(conn: AsyncConnection) -> asyncpg.Connection:
+async def driver(conn: AsyncConnection) -> asyncpg.Connection:
     """The asyncpg connection under `conn`, inside its transaction (same session, same row-level security
-    setting), for the hot paths where SQLAlchemy's own work per statement costs more than the statement.
-    The transaction must have begun: SQLAlchemy opens it with the first statement it runs (the tenant setting)."""
-    raw = conn.sync_connection.connection.driver_connection  # type: ignore[union-attr]
-    if not raw.is_in_transaction():
-        raise RuntimeError("driver(conn) needs the transaction to have begun: run a statement through conn first")
-    return raw
+    setting), for the hot paths where SQLAlchemy's own work per statement costs more than the statement."""
+    return await db.driver_in_transaction(conn)

@@ -195,13 +195,13 @@ async def get(conn: AsyncConnection, org: UUID, event: UUID, *, lock: bool = Fal
 
 async def claim(conn: AsyncConnection, *, org: UUID | None, kinds: list[str], consumer: str, limit: int,
                 now: datetime, expires_at: datetime) -> list[Any]:
-    rows = await driver(conn).fetch(_CLAIM, kinds, org, now, limit, consumer, expires_at)
+    rows = await (await driver(conn)).fetch(_CLAIM, kinds, org, now, limit, consumer, expires_at)
     return sorted(rows, key=lambda row: (row["available_at"], row["position"]))
 
 
 async def exhausted_leases(conn: AsyncConnection, *, org: UUID | None, kinds: list[str], now: datetime,
                            limit: int = 100) -> list[Any]:
-    return await driver(conn).fetch(_EXHAUSTED, kinds, org, now, limit)
+    return await (await driver(conn)).fetch(_EXHAUSTED, kinds, org, now, limit)
 
 
 async def complete(conn: AsyncConnection, org: UUID, event: UUID, token: UUID, now: datetime) -> bool:

@@ -170,23 +170,23 @@ class Written:
 
 async def contacts(conn: AsyncConnection, org: UUID, ids: list[str]) -> dict[str, Any]:
     """The contacts (whole rows) by canonical id."""
-    rows = await driver(conn).fetch(_CONTACTS, org, js(ids))
+    rows = await (await driver(conn)).fetch(_CONTACTS, org, js(ids))
     return {str(row["contact_id"]): row for row in rows}
 
 
 async def checkpoints(conn: AsyncConnection, org: UUID, turns: list[str]) -> dict[str, Any]:
-    return {row["turn_id"]: row for row in await driver(conn).fetch(_CHECKPOINTS, org, js(turns))}
+    return {row["turn_id"]: row for row in await (await driver(conn)).fetch(_CHECKPOINTS, org, js(turns))}
 
 
 async def obligations(conn: AsyncConnection, org: UUID, turns: list[str]) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = {}
-    for row in await driver(conn).fetch(_OBLIGATIONS, org, js(turns)):
+    for row in await (await driver(conn)).fetch(_OBLIGATIONS, org, js(turns)):
         out.setdefault(row["turn_id"], []).append(row)
     return out
 
 
 async def lock_contacts(conn: AsyncConnection, org: UUID, *, contacts: list[str], keys: list[str]) -> Locked:
-    row = await driver(conn).fetchrow(_LOCK, org, js(contacts), js(keys))
+    row = await (await driver(conn)).fetchrow(_LOCK, org, js(contacts), js(keys))
     found = Locked()
     if row["keys"]:
         found.used = set(zip(row["rpcs"], row["keys"], strict=True))
@@ -198,7 +198,7 @@ async def lock_contacts(conn: AsyncConnection, org: UUID, *, contacts: list[str]
 
 async def lookups(conn: AsyncConnection, org: UUID, *, contacts: list[str], turns: list[str],
                   settings_version: int | None) -> Lookups:
-    row = await driver(conn).fetchrow(_LOOKUPS, org, js(contacts), js(turns), settings_version)
+    row = await (await driver(conn)).fetchrow(_LOOKUPS, org, js(contacts), js(turns), settings_version)
     found = Lookups(settings_version=row["settings_version"], settings=row["settings"])
     if row["ids"]:
         found.stages = {str(contact): stage for contact, stage in zip(row["ids"], row["stages"], strict=True)}
@@ -210,7 +210,7 @@ async def lookups(conn: AsyncConnection, org: UUID, *, contacts: list[str], turn
 async def write(conn: AsyncConnection, org: UUID, rows: Rows, now: datetime) -> Written:
     document = js({"states": rows.states, "activities": rows.activities, "outcomes": rows.outcomes,
                    "keys": rows.keys, "events": rows.events, "shared": rows.shared})
-    row = await driver(conn).fetchrow(_WRITE, org, document, now, bytes(rows.responses))
+    row = await (await driver(conn)).fetchrow(_WRITE, org, document, now, bytes(rows.responses))
     return Written(outcomes=row["outcomes"], keys=row["keys"],
                    completed={str(e) for e in row["completed"] or ()},
                    done_before={str(e) for e in row["done_before"] or ()})
