@@ -28,7 +28,7 @@ def _data_dir() -> Path:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from balcao.kit.server import run
+    from balcao.kit.server import run, run_loop
     from balcao.kit.settings import load_settings
 
     config = importlib.import_module(f"services.{args.service}.config")
@@ -38,7 +38,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(f"balcao {args.service}: {exc.message}", file=sys.stderr)
         return 2
-    asyncio.run(run(args.service, settings, server.build))
+    run_loop(run(args.service, settings, server.build))
     return 0
 
 

@@ -180,7 +180,7 @@ async def measure(
             stop_worker = await definition.on_ready() if definition.on_ready else None
             await running.set_serving(True)
             address = f"127.0.0.1:{running.port}"
-            figures: dict[str, Any] = {}
+            figures: dict[str, Any] = {"event_loop": type(asyncio.get_running_loop()).__module__.split(".")[0]}
             try:
                 peers = {"mesh_secret": secret, "crm_addr": address, "data_dir": folder}
                 gateway = open_channel(GatewaySettings(**peers), "crm")
@@ -324,7 +324,11 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", choices=CASES, default=list(CASES), help="with --measure (profiling)")
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(asyncio.run(measure(args.calls, args.warmup, tuple(args.only), args.callgrind))))
+        from balcao.kit import server as kit_server
+
+        # On the loop the services run on (the base revision may predate `run_loop`).
+        runner = getattr(kit_server, "run_loop", asyncio.run)
+        print(json.dumps(runner(measure(args.calls, args.warmup, tuple(args.only), args.callgrind))))
         return 0
 
     rev = args.baseline or _baseline_rev()
@@ -358,8 +362,8 @@ def main() -> int:
     lines = [
         f"RPC and transaction fixed costs: {args.calls} sequential calls per case, median of {args.rounds} "
         f"runs per side, load average {load}" + (" (under callgrind: wall and CPU are valgrind's)" if counts else ""),
-        *_table(f"baseline ({rev[:12]})", baseline),
-        *_table(f"current ({head}, working tree)", current),
+        *_table(f"baseline ({rev[:12]}, {baseline_runs[0]['event_loop']} loop)", baseline),
+        *_table(f"current ({head}, working tree, {current_runs[0]['event_loop']} loop)", current),
         f"{metric} current/baseline: " + ", ".join(f"{case} {value:.2f}" for case, value in ratios.items()),
     ]
     print("\n".join(lines))
@@ -370,6 +374,7 @@ def main() -> int:
                 "calls_per_case": args.calls,
                 "rounds": args.rounds,
                 "baseline_rev": rev[:12],
+                "event_loop": {"current": current_runs[0]["event_loop"], "baseline": baseline_runs[0]["event_loop"]},
                 "metric": metric,
                 "current": current,
                 "baseline": baseline,

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -148,6 +149,27 @@ class Database:
 
 
 Builder = Callable[[Any, Database], ServiceDefinition]
+T = TypeVar("T")
+# The event loop a service process runs on: `uvloop` (the default) or `asyncio`'s own.
+EVENT_LOOP_ENV = "BALCAO_EVENT_LOOP"
+
+
+def run_loop(main: Coroutine[Any, Any, T]) -> T:
+    """Run `main` to completion on the services' event loop (what `balcao serve` does).
+
+    uvloop by default: a gRPC call wakes the loop about a dozen times on each side, and asyncpg
+    is written for it; a bare grpc.aio call costs about a third fewer instructions than on the
+    standard loop. `BALCAO_EVENT_LOOP=asyncio` runs on the standard loop instead.
+    """
+    choice = os.environ.get(EVENT_LOOP_ENV, "uvloop").strip().lower() or "uvloop"
+    if choice == "asyncio":
+        return asyncio.run(main)
+    if choice != "uvloop":
+        main.close()
+        raise ValueError(f"invalid setting {EVENT_LOOP_ENV}: {choice!r} (use uvloop or asyncio)")
+    import uvloop
+
+    return uvloop.run(main)
 
 
 async def run(

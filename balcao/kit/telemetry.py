@@ -189,7 +189,7 @@ def peer_attributes(peer: str) -> dict[str, str]:
 
 
 def end_server_span(span: trace.Span, code: grpc.StatusCode | None, details: str | None) -> None:
-    if code is not None and code is not grpc.StatusCode.OK:
+    if isinstance(code, grpc.StatusCode) and code is not grpc.StatusCode.OK:
         span.set_attribute(RPC_STATUS_CODE, code.value[0])
         if code in SERVER_ERROR_CODES:
             span.set_status(Status(StatusCode.ERROR, f"{code}:{details}"))

@@ -4,10 +4,9 @@ It starts the service directly rather than through `balcao.cli`: the CLI reaches
 of the mesh (demo data, crm and agenda stubs), and the Conversador's import graph must not.
 """
 
-import asyncio
 import sys
 
-from balcao.kit.server import run
+from balcao.kit.server import run, run_loop
 from balcao.kit.settings import SettingsError, load_settings
 from services.conversador.config import Settings
 from services.conversador.server import build
@@ -17,4 +16,4 @@ try:
 except SettingsError as exc:
     print(f"balcao conversador: {exc.message}", file=sys.stderr)
     raise SystemExit(2) from None
-asyncio.run(run("conversador", settings, build))
+run_loop(run("conversador", settings, build))
