@@ -266,8 +266,7 @@ _STAGES: dict[UUID, tuple[int, dict[str, r.StageDefinition]]] = {}
 async def _apply(conn: AsyncConnection, org: UUID, batch: list[_Turn], policy: queue.QueuePolicy,
                  now: datetime) -> None:
     contacts = sorted({w.contact for t in batch for w in t.writes if w.contact})
-    checked = await repo.lock_contacts(conn, org, contacts=contacts,
-                                       keys=sorted({w.key for t in batch for w in t.writes}))
+    checked = await repo.lock_contacts(conn, org, contacts=contacts, keys=sorted({k for t in batch for k in t.keys}))
     seen: set[tuple[str, str]] = set()
     used = checked.used
     for turn in batch:
