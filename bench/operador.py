@@ -42,6 +42,7 @@ from balcao.kit.embedded_pg import EmbeddedPostgres  # noqa: E402
 from balcao.kit.identity import mint_token, signing_interceptors  # noqa: E402
 from balcao.models.scripted import ScriptedProvider  # noqa: E402
 from bench._harness import free_port, start_service, wait_serving  # noqa: E402
+from services.operador.config import Settings  # noqa: E402
 from services.operador.peers import Peers  # noqa: E402
 from services.operador.processing import Processor  # noqa: E402
 from services.operador.worker import Worker  # noqa: E402
@@ -148,7 +149,8 @@ async def _round(address: str, secret: str, workers: int, turns: int, batch: int
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=2000, help="closed turns per round")
-    parser.add_argument("--batch", type=int, default=100, help="events per Claim")
+    parser.add_argument("--batch", type=int, default=Settings.model_fields["batch_size"].default,
+                        help="events per Claim (default: the worker's, BALCAO_OPERADOR_BATCH_SIZE)")
     parser.add_argument("--workers", default="1,2", help="worker counts, comma-separated")
     parser.add_argument("--single", action="store_true",
                         help="every event the single way (one crm call per write), for comparison")

@@ -17,6 +17,8 @@ whose keys were only partly used is NOT_APPLIED (the single RPCs replay the used
 from __future__ import annotations
 
 import functools
+import os
+import re
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -77,14 +79,17 @@ def _why(error: Exception) -> str:
 
 
 class _Ids:
-    """The batch's ids as canonical UUID strings, each distinct value parsed once (a hundred turns
-    name the same organisation and a few dozen contacts)."""
+    """The batch's ids as canonical UUID strings (lower-case, hyphenated), each distinct value parsed once (a
+    hundred turns name the same organisation and a few dozen contacts); a value already in that form is
+    recognised by a regular expression instead of being parsed."""
 
     def __init__(self) -> None:
         self._canonical: dict[str, str] = {}
         self._uuids: dict[str, UUID] = {}
 
     def canonical(self, value: str, field: str) -> str:
+        if _CANONICAL_UUID(value):
+            return value
         found = self._canonical.get(value)
         if found is None:
             found = self._canonical[value] = str(self.uuid(value, field))
@@ -95,6 +100,15 @@ class _Ids:
         if found is None:
             found = self._uuids[value] = ids.required_uuid(value, field)
         return found
+
+
+_CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}").fullmatch
+
+
+def _new_id() -> str:
+    """`str(uuid.uuid4())`, from the same 16 random bytes, without the UUID object (a timeline line each)."""
+    h = os.urandom(16).hex()
+    return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{'89ab'[int(h[16], 16) & 3]}{h[17:20]}-{h[20:]}"
 
 
 @dataclass(slots=True)
@@ -266,8 +280,7 @@ _STAGES: dict[UUID, tuple[int, dict[str, r.StageDefinition]]] = {}
 async def _apply(conn: AsyncConnection, org: UUID, batch: list[_Turn], policy: queue.QueuePolicy,
                  now: datetime) -> None:
     contacts = sorted({w.contact for t in batch for w in t.writes if w.contact})
-    checked = await repo.lock_contacts(conn, org, contacts=contacts,
-                                       keys=sorted({w.key for t in batch for w in t.writes}))
+    checked = await repo.lock_contacts(conn, org, contacts=contacts, keys=sorted({k for t in batch for k in t.keys}))
     seen: set[tuple[str, str]] = set()
     used = checked.used
     for turn in batch:
@@ -344,21 +357,19 @@ def _rows(live: list[_Turn], stages: dict[str, r.StageDefinition], current: dict
         for write in turn.writes:
             request, at, kind = write.request, write.at, write.kind
             if kind == "record_activity":
-                details = request.details
-                row = [str(uuid.uuid4()), write.contact, m.ACTIVITY_KIND.word(request.kind or r.ACTIVITY_KIND_OTHER),
+                details = request.details.SerializeToString()
+                row = [_new_id(), write.contact, m.ACTIVITY_KIND.word(request.kind or r.ACTIVITY_KIND_OTHER),
                        _shared_actor(rows, request.actor), request.summary_pt, request.turn_id, request.event_id,
-                       share(("details", details.SerializeToString()), lambda d=details: m.struct_to_dict(d)),
-                       write.tick, None]
+                       share(("details", details), lambda d=request.details: m.struct_to_dict(d)), write.tick, None]
                 occurred = at
                 if request.HasField("occurred_at"):
                     occurred = m.when(request, "occurred_at")
                     row[9] = _iso(occurred)  # type: ignore[arg-type]
                 activities.append(row)
-                # The response m.activity would build from the row, with the request's own Struct.
-                turn.respond(write, wr.RecordActivityResponse(activity=r.LeadActivity(
-                    activity_id=row[0], contact_id=write.contact, kind=m.ACTIVITY_KIND.number(row[2]),
-                    actor=_actor(request.actor if request.actor.kind else SYSTEM)[1], summary_pt=row[4],
-                    turn_id=row[5], event_id=row[6], details=details, occurred_at=m.ts(occurred))))
+                turn.responses.append((write.rpc, write.key, activity_response(
+                    r.LeadActivity(activity_id=row[0], contact_id=write.contact, kind=m.ACTIVITY_KIND.number(row[2]),
+                                   summary_pt=row[4], turn_id=row[5], event_id=row[6], occurred_at=m.ts(occurred)),
+                    request.actor if request.actor.kind else SYSTEM, details)))
             elif kind == "record_operador_outcome":
                 outcome = request.outcome
                 outcomes.append([request.turn_id, outcome_doc(outcome, at), m.OPERADOR_STATUS.word(outcome.status),
@@ -381,12 +392,37 @@ def _rows(live: list[_Turn], stages: dict[str, r.StageDefinition], current: dict
                     label = stage.label or stage.key
                     summary = f"Etapa alterada para “{label}”" + (f": {reason}" if reason else "")
                     details = {"from": previous or "", "to": stage.key}
-                    activities.append([str(uuid.uuid4()), contact, _STAGE_CHANGED, _shared_actor(rows, actor), summary,
+                    activities.append([_new_id(), contact, _STAGE_CHANGED, _shared_actor(rows, actor), summary,
                                        request.source_turn_id, "",
                                        share(("stage", details["from"], details["to"]), details), write.tick, None])
         for rpc, key, response in turn.responses:
             repo.add_key(rows, rpc, key, response)
     rows.states = list(put_states.values())
+
+
+def activity_response(activity: r.LeadActivity, actor: r.Actor, details: bytes) -> bytes:
+    """The serialised RecordActivityResponse for `activity` with `actor` (as a stored row reads it back) and the
+    serialised `details` Struct: the activity's own bytes followed by those two fields, written out. A parser
+    reads fields in any order, so this is the response the message itself would serialise to, without copying
+    the Struct into a new message (the largest part of answering RecordActivity in a batch)."""
+    inner = b"".join((activity.SerializeToString(), _actor_field(actor.kind, actor.name), b"\x42",
+                      _varint(len(details)), details))  # field 8 (details), length-delimited
+    return b"\x0a" + _varint(len(inner)) + inner  # field 1 (activity), length-delimited
+
+
+@functools.lru_cache(maxsize=256)
+def _actor_field(kind: int, name: str) -> bytes:
+    actor = _actor_parts(kind, name)[1].SerializeToString()
+    return b"\x22" + _varint(len(actor)) + actor  # LeadActivity field 4 (actor), length-delimited
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
 
 
 def _shared_actor(rows: repo.Rows, actor: r.Actor) -> int:

@@ -21,7 +21,7 @@ class Settings(ServiceSettings, ModelSettings):
     # The event worker: how many events one Claim takes, how long their lease lasts, how many are
     # processed at once, and how often the Subscribe stream must at least wake it.
     worker_enabled: bool = True
-    batch_size: int = Field(50, ge=1, le=500)
+    batch_size: int = Field(250, ge=1, le=500)
     lease_seconds: float = Field(60.0, gt=0)
     concurrency: int = Field(16, ge=1, le=256)
     poll_seconds: float = Field(5.0, gt=0)

@@ -157,7 +157,9 @@ class Worker:
             if ahead is not None:  # stopped or failed meanwhile: its leases expire and the events run again
                 ahead.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await ahead
+                    left = await ahead
+                    if left is not None:
+                        self.in_flight -= len(left.events)
         return total
 
     async def drain_once(self, organization_id: str = "") -> int:

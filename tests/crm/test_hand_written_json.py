@@ -10,8 +10,9 @@ from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
 from balcao.common.v1 import declaracao_pb2 as dc
 from balcao.crm.v1 import crm_resources_pb2 as r
+from balcao.crm.v1 import crm_write_pb2 as wr
 from services.crm import messages as m
-from services.crm.turn_basics import outcome_doc, rfc3339
+from services.crm.turn_basics import activity_response, outcome_doc, rfc3339
 
 AT = datetime(2026, 11, 29, 23, 1, 2, 345678, tzinfo=UTC)
 
@@ -105,3 +106,21 @@ def test_a_declaracao_in_another_shape_still_goes_through_parse_dict() -> None:
     expected = json_format.ParseDict(document, dc.DeclaracaoDoTurno(), ignore_unknown_fields=True)
     assert m.declaracao(document) == expected and expected.intencoes[0].o_que == "quer agendar"
 
+
+
+@pytest.mark.parametrize("details", [{}, {"modo": "registro_basico", "acoes": ["update_lead_state"], "n": 0},
+                                     {"texto": "é" * 300, "lista": list(range(40))}])
+@pytest.mark.parametrize("actor", [r.Actor(kind=r.ACTOR_KIND_OPERADOR_RULES, name="operador"),
+                                   r.Actor(kind=r.ACTOR_KIND_SYSTEM)])
+def test_a_batch_activity_response_reads_back_as_the_message_would(details: dict[str, object],
+                                                                    actor: r.Actor) -> None:
+    struct = struct_pb2.Struct()
+    struct.update(details)
+    activity = r.LeadActivity(activity_id="a1", contact_id="c1", kind=r.ACTIVITY_KIND_OTHER, summary_pt="feito",
+                              turn_id="t1", event_id="e1", occurred_at=m.ts(AT))
+    expected = r.LeadActivity()
+    expected.CopyFrom(activity)
+    expected.actor.CopyFrom(actor)
+    expected.details.CopyFrom(struct)
+    stored = activity_response(activity, actor, struct.SerializeToString())
+    assert wr.RecordActivityResponse.FromString(stored) == wr.RecordActivityResponse(activity=expected)

@@ -32,7 +32,7 @@ _OBLIGATIONS = (
 
 # The contacts the batch writes about, locked in id order (`FOR UPDATE`, so two batches touching
 # the same contacts cannot deadlock each other; only the columns the checks use), and which of the
-# batch's idempotency keys were used before.
+# batch's (rpc, key) pairs were used before (one index probe per pair).
 _LOCK = f"""
 WITH people AS (
     SELECT contact_id, anonymized, human_in_control, human_control_until FROM crm.contacts
@@ -41,8 +41,9 @@ WITH people AS (
     FOR UPDATE
 )
 SELECT u.rpcs, u.keys, p.ids, p.anonymized, p.in_control, p.untils
-FROM (SELECT array_agg(rpc) AS rpcs, array_agg(key) AS keys FROM crm.idempotency_keys
-      WHERE organization_id = $1 AND key = ANY({_TEXTS.format('$3')})) AS u,
+FROM (SELECT array_agg(k.rpc) AS rpcs, array_agg(k.key) AS keys
+      FROM jsonb_array_elements(CAST(CAST($3 AS text) AS jsonb)) AS w
+      JOIN crm.idempotency_keys AS k ON k.organization_id = $1 AND k.rpc = w->>0 AND k.key = w->>1) AS u,
      (SELECT array_agg(contact_id) AS ids, array_agg(anonymized) AS anonymized,
              array_agg(human_in_control) AS in_control, array_agg(human_control_until) AS untils FROM people) AS p
 """
@@ -185,7 +186,8 @@ async def obligations(conn: AsyncConnection, org: UUID, turns: list[str]) -> dic
     return out
 
 
-async def lock_contacts(conn: AsyncConnection, org: UUID, *, contacts: list[str], keys: list[str]) -> Locked:
+async def lock_contacts(conn: AsyncConnection, org: UUID, *, contacts: list[str],
+                        keys: list[tuple[str, str]]) -> Locked:
     row = await (await driver(conn)).fetchrow(_LOCK, org, js(contacts), js(keys))
     found = Locked()
     if row["keys"]:
