@@ -371,9 +371,14 @@ def _rows(live: list[_Turn], stages: dict[str, r.StageDefinition], current: dict
                                    summary_pt=row[4], turn_id=row[5], event_id=row[6], occurred_at=m.ts(occurred)),
                     request.actor if request.actor.kind else SYSTEM, details)))
             elif kind == "record_operador_outcome":
+                # The stored document is outcome_doc's: what turns share (status, actions, summary) written
+                # once in `shared`, the event and the instant per row (no usage here: _parse refuses it).
                 outcome = request.outcome
-                outcomes.append([request.turn_id, outcome_doc(outcome, at), m.OPERADOR_STATUS.word(outcome.status),
-                                 len(outcome.actions), write.tick])
+                common = share(("outcome", outcome.status, outcome.used_model, tuple(outcome.actions),
+                                outcome.summary_pt), lambda o=outcome, a=at: _outcome_common(o, a))
+                finished = outcome.finished_at.ToJsonString() if outcome.HasField("finished_at") else rfc3339(at)
+                outcomes.append([request.turn_id, common, outcome.event_id or None, finished,
+                                 m.OPERADOR_STATUS.word(outcome.status), len(outcome.actions), write.tick])
                 turn.respond(write, _EMPTY_OUTCOME_RESPONSE)
             elif kind == "update_lead_state":
                 contact = write.contact
@@ -487,6 +492,14 @@ def outcome_doc(outcome: r.OperadorOutcome, at: datetime) -> dict[str, Any]:
 
 
 _OUTCOME_NAMES = frozenset(r.OperadorOutcomeStatus.values())
+
+
+def _outcome_common(outcome: r.OperadorOutcome, at: datetime) -> dict[str, Any]:
+    """outcome_doc without the two fields that differ from turn to turn (`eventId`, `finishedAt`)."""
+    doc = outcome_doc(outcome, at)
+    doc.pop("eventId", None)
+    doc.pop("finishedAt", None)
+    return doc
 
 
 def rfc3339(at: datetime) -> str:

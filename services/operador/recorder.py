@@ -21,6 +21,24 @@ def follow_up_id_for(key: str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, key))
 
 
+_LABELS: dict[int, tuple[r.OrganizationSettings, dict[str, str]]] = {}
+
+
+def _labels(settings: r.OrganizationSettings) -> dict[str, str]:
+    """stage key → label of these settings; kept per settings object, as `registration._rules` does (the
+    organisation cache hands out the same object for its TTL)."""
+    cached = _LABELS.get(id(settings))
+    if cached is not None and cached[0] is settings:
+        return cached[1]
+    labels: dict[str, str] = {}
+    for stage in settings.stages:
+        labels.setdefault(stage.key, stage.label)  # the first stage with a key, as the scan found it
+    if len(_LABELS) > 1000:
+        _LABELS.clear()
+    _LABELS[id(settings)] = (settings, labels)
+    return labels
+
+
 class Recorder:
     """Quacks like `CrmWriteServiceStub` for the six writes the basic registration makes."""
 
@@ -32,11 +50,10 @@ class Recorder:
 
     async def UpdateLeadState(self, request: cw.UpdateLeadStateRequest, **_: Any) -> cw.UpdateLeadStateResponse:
         self.writes.add(update_lead_state=request)
-        stage = next((s for s in self.context.settings.stages if s.key == request.stage_key.strip()), None)
+        key = request.stage_key.strip()
         return cw.UpdateLeadStateResponse(lead_state=r.LeadState(
-            contact_id=request.contact_id, stage_key=request.stage_key.strip(),
-            stage_label=stage.label if stage is not None else "", reason=request.reason.strip(),
-            source_turn_id=request.source_turn_id))
+            contact_id=request.contact_id, stage_key=key, stage_label=_labels(self.context.settings).get(key, ""),
+            reason=request.reason.strip(), source_turn_id=request.source_turn_id))
 
     async def ScheduleFollowUp(self, request: cw.ScheduleFollowUpRequest, **_: Any) -> cw.ScheduleFollowUpResponse:
         self.writes.add(schedule_follow_up=request)

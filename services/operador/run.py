@@ -92,12 +92,32 @@ class TurnRun:
         ), timeout=self.peers.timeout)
 
     async def activity(self, kind: int, summary_pt: str, details: dict[str, Any]) -> None:
-        struct = as_struct(details)
+        struct = struct_of(details)
         await self.peers.crm_write.RecordActivity(cw.RecordActivityRequest(
             organization_id=self.org, contact_id=self.contact_id, kind=kind, actor=self.actor,  # type: ignore[arg-type]
             summary_pt=summary_pt, turn_id=self.context.turn_id, event_id=self.context.event_id, details=struct,
             idempotency_key=f"op:{self.context.event_id}:decision",
         ), timeout=self.peers.timeout)
+
+
+_STRUCTS: dict[tuple[Any, ...], struct_pb2.Struct] = {}
+
+
+def struct_of(document: dict[str, Any]) -> struct_pb2.Struct:
+    """`as_struct(document)`, remembered for flat documents (scalars and lists of scalars): the decision line
+    carries one of a handful of such documents on every turn, and the request copies the Struct anyway. The
+    key keeps each value's type, so `True` and `1` (equal in Python) never share an entry."""
+    try:
+        key = tuple((name, type(value), tuple((type(x), x) for x in value) if isinstance(value, list) else value)
+                    for name, value in document.items())
+        found = _STRUCTS.get(key)
+    except TypeError:  # a value that cannot be a key (a dict, a list holding one): built every time
+        return as_struct(document)
+    if found is None:
+        if len(_STRUCTS) > 1000:
+            _STRUCTS.clear()
+        found = _STRUCTS[key] = as_struct(document)
+    return found
 
 
 def as_struct(document: dict[str, Any]) -> struct_pb2.Struct:

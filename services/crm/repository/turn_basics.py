@@ -91,8 +91,10 @@ activities AS (
 ),
 outcomes AS (
     UPDATE crm.turn_executions AS te
-    SET operador = t->1, operador_status = t->>2, operador_actions = (t->>3)::integer,
-        recorded_at = CAST($3 AS timestamptz) + (t->>4)::bigint * interval '1 microsecond'
+    SET operador = (doc.d->'shared'->((t->>1)::integer))
+                   || jsonb_strip_nulls(jsonb_build_object('eventId', t->>2, 'finishedAt', t->>3)),
+        operador_status = t->>4, operador_actions = (t->>5)::integer,
+        recorded_at = CAST($3 AS timestamptz) + (t->>6)::bigint * interval '1 microsecond'
     FROM doc, jsonb_array_elements(doc.d->'outcomes') AS t
     WHERE te.organization_id = $1 AND te.turn_id = t->>0
     RETURNING 1
