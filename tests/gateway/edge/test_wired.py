@@ -134,7 +134,13 @@ async def wired(mesh: RunningMesh, fakes: tuple[FakeEvolution, FakeEvolution]) -
     gateway = await support.start_gateway(
         mesh, edge_evolution_retry_base_seconds=0.01, edge_evolution_timeout_seconds=3, edge_geocode_enabled=True
     )
-    org = await support.create_org(mesh)
+    # Every test here gets the offline model's same few replies from the one "atendimento" number:
+    # Segurança's `repetition` gate would (rightly) take that for bulk sending and veto them, and
+    # the revision's promise to involve the team makes the Operador hand the contact to a person.
+    # The edge is what these tests are about, so that gate is off for their organisation.
+    org = await support.create_org(
+        mesh, settings=r.OrganizationSettings(seguranca=r.SegurancaSettings(gates_enabled={"repetition": False}))
+    )
     channel = grpc.aio.insecure_channel(gateway.addr)
     stub = gateway_pb2_grpc.GatewayServiceStub(channel)
     md = support.metadata(mesh)
