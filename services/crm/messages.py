@@ -18,6 +18,7 @@ from sqlalchemy.engine import RowMapping
 from balcao.common.v1 import declaracao_pb2
 from balcao.crm.v1 import crm_resources_pb2 as r
 from balcao.crm.v1 import event_queue_pb2 as eq
+from balcao.kit.structs import as_struct
 from services.crm import organization_settings
 
 Row = RowMapping
@@ -98,30 +99,7 @@ def from_json(document: Any, message: Message) -> Message:
     return message
 
 
-def struct(document: Any) -> struct_pb2.Struct:
-    """A dict as a Struct, built in one constructor call (Struct.update walks it in Python, field by field)."""
-    if not document:
-        return struct_pb2.Struct()
-    return struct_pb2.Struct(fields={key: _to_value(item) for key, item in document.items()})
-
-
-def _to_value(item: Any) -> struct_pb2.Value:
-    # The same mapping as Struct.update: None, bool (before int), str, number, dict, list.
-    if item is None:
-        return struct_pb2.Value(null_value=struct_pb2.NULL_VALUE)
-    if isinstance(item, bool):
-        return struct_pb2.Value(bool_value=item)
-    if isinstance(item, str):
-        return struct_pb2.Value(string_value=item)
-    if isinstance(item, (int, float)):
-        return struct_pb2.Value(number_value=item)
-    if isinstance(item, dict):
-        return struct_pb2.Value(struct_value=struct(item))
-    if isinstance(item, (list, tuple)):
-        return struct_pb2.Value(list_value=struct_pb2.ListValue(values=[_to_value(x) for x in item]))
-    fallback = struct_pb2.Struct()
-    fallback.update({"v": item})  # anything else: exactly what update does with it (a Struct, or the error)
-    return fallback.fields["v"]
+struct = as_struct  # the timeline's details and the events' payloads
 
 
 def struct_to_dict(value: struct_pb2.Struct) -> dict[str, Any]:

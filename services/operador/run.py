@@ -11,6 +11,7 @@ from google.protobuf import struct_pb2
 
 from balcao.crm.v1 import crm_resources_pb2 as r
 from balcao.crm.v1 import crm_write_pb2 as cw
+from balcao.kit.structs import as_struct
 from balcao.operador.v1 import operador_pb2 as pb
 from services.operador.context import TurnContext
 from services.operador.peers import Peers
@@ -118,30 +119,6 @@ def struct_of(document: dict[str, Any]) -> struct_pb2.Struct:
             _STRUCTS.clear()
         found = _STRUCTS[key] = as_struct(document)
     return found
-
-
-def as_struct(document: dict[str, Any]) -> struct_pb2.Struct:
-    """A dict as a Struct in one constructor call: the Struct that Struct.update builds, without its
-    field-by-field walk in Python (a cost paid on every turn)."""
-    return struct_pb2.Struct(fields={key: _value(item) for key, item in document.items()})
-
-
-def _value(item: Any) -> struct_pb2.Value:
-    if item is None:
-        return struct_pb2.Value(null_value=struct_pb2.NULL_VALUE)
-    if isinstance(item, bool):
-        return struct_pb2.Value(bool_value=item)
-    if isinstance(item, str):
-        return struct_pb2.Value(string_value=item)
-    if isinstance(item, (int, float)):
-        return struct_pb2.Value(number_value=item)
-    if isinstance(item, dict):
-        return struct_pb2.Value(struct_value=as_struct(item))
-    if isinstance(item, (list, tuple)):
-        return struct_pb2.Value(list_value=struct_pb2.ListValue(values=[_value(x) for x in item]))
-    fallback = struct_pb2.Struct()
-    fallback.update({"v": item})  # anything else: what update does with it (a Struct, or its error)
-    return fallback.fields["v"]
 
 
 def _status(status: int) -> int:
