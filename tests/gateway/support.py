@@ -169,7 +169,7 @@ async def create_org(
         write = crm_write_pb2_grpc.CrmWriteServiceStub(channel)
         created = await write.UpsertOrganization(
             cw.UpsertOrganizationRequest(
-                name=name or f"Clínica Teste {uuid.uuid4().hex[:8]}",
+                name=name or org_name("Clínica Teste"),
                 time_zone="America/Sao_Paulo",
                 plan=plan,
                 initial_settings=settings,
@@ -245,6 +245,13 @@ async def agenda_for(mesh: RunningMesh, org: Org) -> tuple[str, str]:
             metadata=md,
         )
     return resource.resource.resource_id, service.service.service_id
+
+
+def org_name(prefix: str) -> str:
+    """A unique organisation name that reaches the Conversador's prompt intact (the scripted model
+    routes each test's calls by it). The suffix is letters only: the projection drops any text that
+    looks like an identifier, and a random hex suffix is a run of seven digits one time in twenty."""
+    return f"{prefix} {''.join('abcdefghijklmnop'[int(c, 16)] for c in uuid.uuid4().hex[:10])}"
 
 
 def new_phone() -> str:

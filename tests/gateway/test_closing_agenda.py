@@ -62,7 +62,7 @@ async def _latest(mesh: RunningMesh, org: support.Org, contact_id: str) -> r.Lea
 
 
 async def _gated_org(mesh: RunningMesh, scripted: Scripted) -> tuple[support.Org, Gate, str, str]:
-    name = f"Clínica Agenda {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Agenda")
     org = await support.create_org(mesh, name=name)
     resource, service = await support.agenda_for(mesh, org)
     gate = Gate()
@@ -150,7 +150,7 @@ async def test_a_failed_reread_closes_as_unknown_and_sends_nothing_again(
 async def test_the_next_closing_starts_from_the_memory_the_last_one_wrote(
     mesh: RunningMesh, scripted: Scripted, private_client: support.Client
 ) -> None:
-    name = f"Clínica Memória {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Memória")
     org = await support.create_org(mesh, name=name)
     scripted.model.script(name, echo)
     phone = support.new_phone()

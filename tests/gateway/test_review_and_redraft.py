@@ -45,7 +45,7 @@ async def _open_cases(mesh: RunningMesh, org: support.Org, contact_id: str) -> l
 async def test_three_vetoes_send_the_reviewed_holding_reply_and_open_a_human_case(
     mesh: RunningMesh, scripted: Scripted, private: support.PrivateGateway, private_client: support.Client
 ) -> None:
-    name = f"Clínica Veto {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Veto")
     org = await support.create_org(mesh, name=name, settings=_settings())
     scripted.model.script(name, lambda call: draft(UNAUTHORISED))
     phone = support.new_phone()
@@ -69,7 +69,7 @@ async def test_three_vetoes_send_the_reviewed_holding_reply_and_open_a_human_cas
 async def test_one_veto_sends_the_revision(
     mesh: RunningMesh, scripted: Scripted, private: support.PrivateGateway, private_client: support.Client
 ) -> None:
-    name = f"Clínica Revisão {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Revisão")
     org = await support.create_org(mesh, name=name, settings=_settings())
     revised = "Os valores dependem da avaliação. Quer que eu veja um horário para você?"
 
@@ -91,7 +91,7 @@ async def test_one_veto_sends_the_revision(
 async def test_a_message_written_during_the_draft_is_answered_by_the_same_reply(
     mesh: RunningMesh, scripted: Scripted, private: support.PrivateGateway, private_client: support.Client
 ) -> None:
-    name = f"Clínica Rascunho {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Rascunho")
     org = await support.create_org(mesh, name=name)
     gate = Gate()
     drafts: list[list[str]] = []
@@ -122,7 +122,7 @@ async def test_a_message_written_during_the_draft_is_answered_by_the_same_reply(
 async def test_a_burst_within_the_debounce_window_is_one_turn(
     mesh: RunningMesh, scripted: Scripted, private: support.PrivateGateway, private_client: support.Client
 ) -> None:
-    name = f"Clínica Rajada {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Rajada")
     org = await support.create_org(
         mesh, name=name, settings=r.OrganizationSettings(runtime=r.RuntimeSettings(debounce_ms=2500))
     )
@@ -142,7 +142,7 @@ async def test_a_burst_within_the_debounce_window_is_one_turn(
 async def test_a_draft_that_never_validates_ends_in_the_holding_reply_not_silence(
     mesh: RunningMesh, scripted: Scripted, private: support.PrivateGateway, private_client: support.Client
 ) -> None:
-    name = f"Clínica Inválida {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Inválida")
     org = await support.create_org(mesh, name=name, settings=_settings())
     scripted.model.script(name, lambda call: "Olá! Posso ajudar, sim.")  # never the JSON with a declaração
 
@@ -181,7 +181,7 @@ class _ReviewThenWrite(seguranca_pb2_grpc.SegurancaServiceServicer):
 async def test_a_message_written_during_the_review_is_answered_by_the_same_reply_and_nothing_stale_is_sent(
     mesh: RunningMesh, scripted: Scripted
 ) -> None:
-    name = f"Clínica Revisão {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Revisão")
     org = await support.create_org(mesh, name=name)
     drafts: list[list[str]] = []
 

@@ -29,7 +29,7 @@ def _vetoes(turn: gw.TurnResult) -> list[tuple[str, int]]:
 async def test_testar_vetoes_exactly_what_production_vetoes(
     mesh: RunningMesh, scripted: Scripted, private: support.PrivateGateway, private_client: support.Client
 ) -> None:
-    name = f"Clínica Testar {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Testar")
     org = await support.create_org(
         mesh, name=name, settings=r.OrganizationSettings(reply_catalog={"holding_reply": HOLDING})
     )
@@ -53,7 +53,7 @@ async def test_testar_vetoes_exactly_what_production_vetoes(
 async def test_testar_answers_with_what_would_be_sent_and_writes_no_memory(
     mesh: RunningMesh, scripted: Scripted, private: support.PrivateGateway, private_client: support.Client
 ) -> None:
-    name = f"Clínica Testar OK {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Testar OK")
     org = await support.create_org(mesh, name=name)
     scripted.model.script(name, echo)
     tested = await private_client.stub.RunTestTurn(

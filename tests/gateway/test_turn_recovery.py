@@ -28,7 +28,7 @@ async def test_killing_the_conversador_mid_turn_answers_exactly_once_after_it_re
         turn_retry_max_seconds=2.0,
     )
     client = support.Client(mesh, gateway.addr)
-    name = f"Clínica Queda {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Queda")
     gate = Gate()
 
     def behaviour(call: Call) -> str:

@@ -143,7 +143,7 @@ async def test_executions_show_the_turn_with_its_attempts_and_trace(mesh: Runnin
 async def test_metrics_count_the_turns_and_the_vetoes(
     mesh: RunningMesh, scripted: Scripted, private: support.PrivateGateway, private_client: support.Client
 ) -> None:
-    name = f"Clínica Métricas {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Métricas")
     org = await support.create_org(mesh, name=name)
     empty = await private_client.stub.GetMetrics(
         gw.GetMetricsRequest(organization_id=org.organization_id), metadata=private_client.md
@@ -181,7 +181,7 @@ async def test_metrics_count_the_turns_and_the_vetoes(
 async def test_a_failed_send_raises_a_central_item(
     mesh: RunningMesh, scripted: Scripted, private: support.PrivateGateway, private_client: support.Client
 ) -> None:
-    name = f"Clínica Envio {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Envio")
     org = await support.create_org(mesh, name=name)
     scripted.model.script(name, lambda call: draft("Abrimos de segunda a sexta, das 8h às 18h."))
     private.channel.fail_next, private.channel.fail_permanently = 1, True

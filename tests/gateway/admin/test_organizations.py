@@ -45,7 +45,7 @@ async def _names(admin: support.Client) -> list[str]:
 
 
 async def test_an_organisation_created_is_read_back_and_listed(admin: support.Client) -> None:
-    name = f"Clínica Admin {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Admin")
     created = (
         await admin.stub.CreateOrganization(gw.CreateOrganizationRequest(organization=_new(name)), metadata=admin.md)
     ).organization
@@ -71,7 +71,7 @@ async def test_an_organisation_created_is_read_back_and_listed(admin: support.Cl
 
 
 async def test_an_update_changes_only_the_masked_fields(admin: support.Client) -> None:
-    name = f"Clínica Máscara {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Máscara")
     org = (
         await admin.stub.CreateOrganization(gw.CreateOrganizationRequest(organization=_new(name)), metadata=admin.md)
     ).organization
@@ -114,7 +114,7 @@ async def test_an_update_changes_only_the_masked_fields(admin: support.Client) -
 
 
 async def test_bad_input_is_a_clear_error_and_stores_nothing(admin: support.Client) -> None:
-    name = f"Clínica Inválida {uuid.uuid4().hex[:8]}"
+    name = support.org_name("Clínica Inválida")
     bad_zone = _new(name)
     bad_zone.time_zone = "America/Atlantida"
     error = await refused(
@@ -192,7 +192,7 @@ async def test_bad_input_is_a_clear_error_and_stores_nothing(admin: support.Clie
 async def test_a_menu_pointing_to_an_unknown_unit_is_refused_as_data(admin: support.Client) -> None:
     org = (
         await admin.stub.CreateOrganization(
-            gw.CreateOrganizationRequest(organization=_new(f"Clínica Menu {uuid.uuid4().hex[:8]}")), metadata=admin.md
+            gw.CreateOrganizationRequest(organization=_new(support.org_name("Clínica Menu"))), metadata=admin.md
         )
     ).organization
     response = await admin.stub.UpdateOrganization(

@@ -80,7 +80,7 @@ def real_org(mesh: RunningMesh) -> str:
         write = crm_write_pb2_grpc.CrmWriteServiceStub(channel)
         created = write.UpsertOrganization(
             cw.UpsertOrganizationRequest(
-                name=f"Clínica Fuzz {uuid.uuid4().hex[:8]}",
+                name=support.org_name("Clínica Fuzz"),
                 time_zone="America/Sao_Paulo",
                 plan=r.Plan(name="Teste"),
                 initial_settings=r.OrganizationSettings(runtime=r.RuntimeSettings(debounce_ms=1)),
