@@ -22,13 +22,15 @@ Per run: `--turns` sequential turns (each a new customer) for p50/p99, then `--t
 most 1.5× the in-process p50 (both on the platform overhead). Prints a table, then one JSON line
 (the last line).
 
-Run: `.venv/bin/python bench/turn.py` (or `make bench`).
+Run: `.venv/bin/python bench/turn.py` (or `make bench`); `--breakdown` also prints, per turn, the
+composition's RPCs by method and SQL statements by text (where the work is).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import importlib
 import json
@@ -41,7 +43,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +93,9 @@ class Endpoints:
 class Counters:
     rpcs: int = 0
     sql: int = 0
+    # By method and by statement (its first words), for `--breakdown`.
+    by_rpc: collections.Counter[str] = field(default_factory=collections.Counter)
+    by_sql: collections.Counter[str] = field(default_factory=collections.Counter)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -110,6 +115,8 @@ class Figures:
     cpu_ms_per_turn: dict[str, float]
     rpcs_per_turn: float | None = None
     sql_per_turn: float | None = None
+    rpcs_by_method: dict[str, float] = field(default_factory=dict)
+    sql_by_statement: dict[str, float] = field(default_factory=dict)
 
     @property
     def overhead_ms(self) -> list[float]:
@@ -270,6 +277,8 @@ async def measure(endpoints: Endpoints, turns: int, concurrency: int, warmup: in
         groups = endpoints.processes()
         cpu_before = cpu_ms(groups)
         counted = (endpoints.counters.rpcs, endpoints.counters.sql) if endpoints.counters else (0, 0)
+        by_rpc = collections.Counter(endpoints.counters.by_rpc) if endpoints.counters else collections.Counter()
+        by_sql = collections.Counter(endpoints.counters.by_sql) if endpoints.counters else collections.Counter()
         for _ in range(turns):
             elapsed, ok, turn_id = await one_turn(stub, md, org)
             latencies.append(elapsed)
@@ -279,9 +288,13 @@ async def measure(endpoints: Endpoints, turns: int, concurrency: int, warmup: in
         cpu_after = cpu_ms(groups)
         cpu = {label: (cpu_after[label] - cpu_before[label]) / turns for label in groups}
         rpcs = sql_count = None
+        rpcs_by_method: dict[str, float] = {}
+        sql_by_statement: dict[str, float] = {}
         if endpoints.counters is not None:
             rpcs = (endpoints.counters.rpcs - counted[0]) / turns
             sql_count = (endpoints.counters.sql - counted[1]) / turns
+            rpcs_by_method = {k: v / turns for k, v in (endpoints.counters.by_rpc - by_rpc).most_common()}
+            sql_by_statement = {k: v / turns for k, v in (endpoints.counters.by_sql - by_sql).most_common()}
         recorded = await model_ms(endpoints.database_url, org, ids)
         models = [recorded.get(turn_id, 0.0) for turn_id in ids]
         gate = asyncio.Semaphore(concurrency)
@@ -294,7 +307,7 @@ async def measure(endpoints: Endpoints, turns: int, concurrency: int, warmup: in
         results = await asyncio.gather(*(limited() for _ in range(turns)))
         wall = time.perf_counter() - started
         failed += sum(1 for ok in results if not ok)
-    return Figures(latencies, models, turns / wall, failed, cpu, rpcs, sql_count)
+    return Figures(latencies, models, turns / wall, failed, cpu, rpcs, sql_count, rpcs_by_method, sql_by_statement)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -342,9 +355,11 @@ async def in_one_process(folder: Path) -> AsyncIterator[Endpoints]:
         def on_end(self, span: Any) -> None:
             if span.kind == SpanKind.SERVER:
                 counters.rpcs += 1
+                counters.by_rpc[span.name.rsplit(".", 1)[-1]] += 1
 
-    def count_sql(*_args: Any) -> None:
+    def count_sql(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         counters.sql += 1
+        counters.by_sql[" ".join(statement.split())[:100]] += 1
 
     trace.get_tracer_provider().add_span_processor(CountServed())  # type: ignore[attr-defined]
     sa.event.listen(sa.engine.Engine, "before_cursor_execute", count_sql)
@@ -422,11 +437,22 @@ def _cpu_table(results: dict[str, Figures]) -> list[str]:
     return lines
 
 
+def _breakdown(figures: Figures) -> list[str]:
+    lines = ["RPCs served per sequential turn, by method (in-process composition)"]
+    lines += [f"  {count:6.2f}  {method}" for method, count in figures.rpcs_by_method.items()]
+    lines.append("SQL statements per sequential turn, by statement (its first 100 characters)")
+    lines += [f"  {count:6.2f}  {statement}" for statement, count in figures.sql_by_statement.items()]
+    return lines
+
+
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=40)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--warmup", type=int, default=5)
+    parser.add_argument(
+        "--breakdown", action="store_true", help="also print the composition's RPCs by method and SQL by statement"
+    )
     args = parser.parse_args()
     os.environ.pop("ANTHROPIC_API_KEY", None)  # the offline model, whatever the shell has
     configure_telemetry("bench")
@@ -450,6 +476,9 @@ async def main() -> int:
     print(_row("in-process", inproc))
     for line in _cpu_table(results):
         print(line)
+    if args.breakdown:
+        for line in _breakdown(inproc):
+            print(line)
     print(f"mesh / in-process (overhead p50): {ratio:.2f}×   (target ≤ {TARGET_RATIO}×)")
     print(f"mesh overhead p50 per turn: {mesh.percentile(0.5):.1f} ms   (target ≤ {TARGET_P50_MS} ms)")
     print(f"load average: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
