@@ -24,7 +24,7 @@ from services.gateway.outbound import ChannelRegistry, NotConnectedChannel
 from services.gateway.peers import Peers
 from services.gateway.proactive import ProactiveConsumer
 from services.gateway.runtime import RuntimeOptions, TurnRunner
-from services.gateway.sink import RuntimeSink, RuntimeWebTurns
+from services.gateway.sink import LostDeliveries, RuntimeSink, RuntimeWebTurns
 from services.gateway.worker import Worker, replica_name
 
 
@@ -119,7 +119,9 @@ class GatewayApp:
         )
         drain = None
         if edge.inbox is not None:
-            drain = settings.drain(engine, edge.take_delivery)
+            drain = settings.drain(
+                engine, edge.take_delivery, on_lost=LostDeliveries(peers.crm_write, edge, timeout=peers.timeout).report,
+            )
             edge.inbox.on_stored = drain.wake
         admin = ChannelAdmin(engine, directory, configs, webhook_url=settings.webhook_url())
         return cls(

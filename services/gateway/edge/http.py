@@ -39,6 +39,7 @@ from services.gateway.edge.inbound import (
     Ignored,
     IgnoreReason,
     InboundSink,
+    MessageType,
     NormalizedInbound,
     Receipt,
     SinkOutcome,
@@ -295,15 +296,26 @@ class Edge:
         instance = await self.directory.evolution_instance(instance_name)
         if instance is None or instance.organization_id != organization_id:
             raise SinkRejected(f"instance {instance_name!r} is no longer configured for this organisation")
-        options = instance.normalize_options(self.limits.media_max_bytes)
-        for event in events_of(json.loads(body)):
-            if not isinstance(event, dict) or event.get("instance") != instance_name:
-                continue
-            for item in normalize_event(event, options):
-                message = item.typed_by_business if isinstance(item, Ignored) else item
-                if message is not None and message.message_id == message_id and message.sender_key == sender_key:
-                    return await self._accept(instance, message, event)
-        raise SinkRejected(f"message {message_id} is not taken by this instance as it is configured now")
+        found = _stored_message(instance, sender_key, message_id, body, self.limits.media_max_bytes)
+        if found is None:
+            raise SinkRejected(f"message {message_id} is not taken by this instance as it is configured now")
+        message, event = found
+        return await self._accept(instance, message, event)
+
+    async def delivery_text(self, instance_name: str, sender_key: str, message_id: str, body: bytes) -> str:
+        """What the customer wrote in a stored delivery (or what they sent, for media), for a
+        person to read; '' when the body no longer says (the instance is gone, the body is not JSON)."""
+        instance = await self.directory.evolution_instance(instance_name)
+        if instance is None:
+            return ""
+        try:
+            found = _stored_message(instance, sender_key, message_id, body, self.limits.media_max_bytes)
+        except ValueError:
+            return ""
+        if found is None:
+            return ""
+        message = found[0]
+        return message.text.strip() or _SENT_PT.get(message.type, "(uma mensagem sem texto)")
 
     async def _rate_limited(self, senders: list[tuple[str, str]]) -> Response | None:
         """429 (nothing stored) when a contact or an organisation is over its rate; None otherwise."""
@@ -477,3 +489,31 @@ def create_edge_router(edge: Edge) -> APIRouter:
     # Documented in the OpenAPI document from SubmitWebMessage's descriptor (services/gateway/http.py).
     router.add_route(WEB_MESSAGE_PATH, edge.web_message, methods=["POST"], include_in_schema=False)
     return router
+
+
+# What a customer sent when it has no text, as the business owner reads it.
+_SENT_PT = {
+    MessageType.IMAGE: "(uma imagem)",
+    MessageType.AUDIO: "(um áudio)",
+    MessageType.VIDEO: "(um vídeo)",
+    MessageType.DOCUMENT: "(um documento)",
+    MessageType.LOCATION: "(uma localização)",
+    MessageType.STICKER: "(uma figurinha)",
+    MessageType.CONTACT: "(um contato)",
+}
+
+
+def _stored_message(
+    instance: EvolutionInstance, sender_key: str, message_id: str, body: bytes, media_max_bytes: int
+) -> tuple[NormalizedInbound, dict[str, Any]] | None:
+    """The message `message_id` of `sender_key` in a stored webhook body, normalised as the instance
+    is configured now, with its event; None when the body does not hold it (any more)."""
+    options = instance.normalize_options(media_max_bytes)
+    for event in events_of(json.loads(body)):
+        if not isinstance(event, dict) or event.get("instance") != instance.name:
+            continue
+        for item in normalize_event(event, options):
+            message = item.typed_by_business if isinstance(item, Ignored) else item
+            if message is not None and message.message_id == message_id and message.sender_key == sender_key:
+                return message, event
+    return None

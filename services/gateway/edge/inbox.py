@@ -14,7 +14,9 @@ read the media, `InboundSink.accept`: crm's contact, the inbound message, the de
 the request, so the acknowledgement costs one shared transaction and never a crm call or a model.
 It leases each sender's oldest pending delivery (so a contact's messages reach the runtime in
 arrival order, on any replica), retries failures with backoff, records refusals, drops bodies once
-taken and prunes old keys and windows.
+taken and prunes old keys and windows. A delivery that still fails after its last attempt is a
+customer left without an answer: its body is kept (until the retention prunes it) and `on_lost`
+hears of it (the gateway raises a Central item for the business).
 """
 
 from __future__ import annotations
@@ -258,6 +260,22 @@ class DeliveryInbox:
 TakeDelivery = Callable[[str, str, str, str, bytes], Awaitable[Any]]
 
 
+@dataclass(frozen=True)
+class LostDelivery:
+    """A stored customer message the runtime never took, after every attempt."""
+
+    organization_id: str
+    channel_instance: str
+    sender_key: str
+    message_id: str
+    body: bytes
+    attempts: int
+    error: str
+
+
+OnLost = Callable[[LostDelivery], Awaitable[None]]
+
+
 class DeliveryDrain:
     def __init__(
         self,
@@ -273,8 +291,10 @@ class DeliveryDrain:
         retention_seconds: float = 2 * 86400.0,
         prune_every_seconds: float = 60.0,
         rate_window_seconds: float = 60.0,
+        on_lost: OnLost | None = None,
     ) -> None:
         self._rate_window = rate_window_seconds
+        self._on_lost = on_lost
         self._engine = engine
         self._take = take
         self._concurrency = concurrency
@@ -349,6 +369,7 @@ class DeliveryDrain:
             if attempts >= self._max_attempts:
                 log.error("a stored delivery failed for good", extra={"message_id": key[3], "error": error})
                 await self._finish(key, "failed", error)
+                await self._lost(LostDelivery(str(key[0]), *key[1:], bytes(row["body"] or b""), attempts, error))
                 return
             base, cap = self._retry
             delay = min(cap, base * 2 ** (attempts - 1)) * random.uniform(0.8, 1.2)
@@ -357,6 +378,14 @@ class DeliveryDrain:
                 await store.retry_delivery(conn, key, delay, error)
             return
         await self._finish(key, "done")
+
+    async def _lost(self, lost: LostDelivery) -> None:
+        if self._on_lost is None:
+            return
+        try:
+            await self._on_lost(lost)
+        except Exception:  # the delivery is recorded as failed either way; the log keeps the rest
+            log.exception("could not report a delivery that failed for good", extra={"message_id": lost.message_id})
 
     async def _finish(self, key: tuple[Any, str, str, str], state: str, error: str = "") -> None:
         async with repository.all_tenants(self._engine) as conn:

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from services.gateway.edge.content import ContentEnricher, ImageDescriber, OfflineGeocoder, TranscriptionProvider
 from services.gateway.edge.evolution.client import EvolutionClient, RetryPolicy
 from services.gateway.edge.http import EdgeLimits
-from services.gateway.edge.inbox import DeliveryDrain, DeliveryInbox, TakeDelivery
+from services.gateway.edge.inbox import DeliveryDrain, DeliveryInbox, OnLost, TakeDelivery
 from services.gateway.edge.ratelimit import RateLimiter, SharedRateLimiter
 
 MIB = 1024 * 1024
@@ -96,10 +96,11 @@ class EdgeSettings(BaseSettings):
             max_batch=self.edge_group_commit_max_rows,
         )
 
-    def drain(self, engine: AsyncEngine, take: TakeDelivery) -> DeliveryDrain:
+    def drain(self, engine: AsyncEngine, take: TakeDelivery, on_lost: OnLost | None = None) -> DeliveryDrain:
         return DeliveryDrain(
             engine,
             take,
+            on_lost=on_lost,
             concurrency=self.edge_drain_concurrency,
             max_attempts=self.edge_drain_max_attempts,
             retention_seconds=self.edge_delivery_retention_hours * 3600.0,

@@ -281,10 +281,14 @@ _WHERE_KEY = (
 
 
 async def finish_delivery(conn: AsyncConnection, key: tuple[Any, str, str, str], state: str, error: str = "") -> None:
-    """The runtime took it ('done') or refused it ('rejected'), or it failed for good ('failed')."""
+    """The runtime took it ('done') or refused it ('rejected'), or it failed for good ('failed').
+
+    A failed delivery keeps its body (a customer's message nobody has answered) until the
+    retention prunes the row; the others drop it."""
     await conn.execute(
         sa.text(
-            "UPDATE gateway.edge_deliveries SET state = :state, body = NULL, claimed_until = NULL, "
+            "UPDATE gateway.edge_deliveries SET state = :state, "
+            "body = CASE WHEN :state = 'failed' THEN body END, claimed_until = NULL, "
             f"finished_at = now(), last_error = :error WHERE {_WHERE_KEY}"
         ),
         {"state": state, "error": error[:500], **_key_params(key)},

@@ -17,22 +17,29 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import grpc
 import httpx2
 import pytest
 import sqlalchemy as sa
 from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from balcao.crm.v1 import crm_read_pb2 as cr
+from balcao.crm.v1 import crm_resources_pb2 as r
+from balcao.crm.v1 import crm_write_pb2_grpc
 from balcao.kit import db
+from balcao.kit.channels import MeshChannel
+from balcao.kit.identity import TokenCache
 from services.gateway import repository
 from services.gateway.channel_directory import DatabaseDirectory
 from services.gateway.edge import store
 from services.gateway.edge.directory import EvolutionInstance, StaticDirectory, WebChannelKey
 from services.gateway.edge.http import Edge, create_edge_router
 from services.gateway.edge.inbound import SinkOutcome
-from services.gateway.edge.inbox import DeliveryDrain, DeliveryInbox, RateLimited
+from services.gateway.edge.inbox import DeliveryDrain, DeliveryInbox, LostDelivery, RateLimited
 from services.gateway.edge.ratelimit import SharedRateLimiter
 from services.gateway.edge.store import DeliveryRow
+from services.gateway.sink import LostDeliveries
 from tests.gateway import support
 from tests.gateway.edge.evolution_fixtures import load_fixture
 from tests.gateway.edge.runtime_double import RuntimeSinkDouble
@@ -97,8 +104,8 @@ class Pair:
 
 
 @asynccontextmanager
-async def replicas(url: str, *, contact: int, org: int) -> AsyncIterator[Pair]:
-    organization = str(uuid.uuid4())
+async def replicas(url: str, *, contact: int, org: int, organization: str | None = None) -> AsyncIterator[Pair]:
+    organization = organization or str(uuid.uuid4())
     instance = f"inbox-{organization[:8]}"
     directory = StaticDirectory(
         [EvolutionInstance(instance, organization, "http://127.0.0.1:9", TOKEN, webhook_secret=SECRET)],
@@ -244,6 +251,59 @@ async def test_a_failing_runtime_is_retried_and_a_refusal_is_kept_with_its_reaso
         rejected = states[refused["data"]["key"]["id"]]
         assert rejected["state"] == "rejected" and rejected["last_error"]
         assert [m.text for _, m in pair.sink.stored] == ["o banco caiu"]
+
+
+async def test_a_delivery_that_fails_for_good_keeps_the_message_and_tells_the_business(mesh: RunningMesh) -> None:
+    org = await support.create_org(mesh)
+    crm = MeshChannel(grpc.aio.insecure_channel(mesh.addr("crm")), TokenCache(mesh.secret, "gateway"))
+    async with replicas(await support.fresh_database(mesh), contact=0, org=0, organization=org.organization_id) as pair:
+        ana = phone()
+        lost = pair.event(ana, "quero remarcar para sexta")
+        await pair.a.webhook(lost)
+        reporter = LostDeliveries(crm_write_pb2_grpc.CrmWriteServiceStub(crm), pair.a.edge, timeout=10.0)
+        drain = DeliveryDrain(
+            pair.a.engine, pair.a.edge.take_delivery, max_attempts=3, retry_base_seconds=0, retry_max_seconds=0,
+            on_lost=reporter.report,
+        )
+        pair.sink.fail_next = 1_000  # the runtime never takes it
+        while await drain.drain_once():
+            pass
+        await drain.drain_once()  # nothing left to claim: the item is raised once
+
+        [row] = await pair.deliveries()
+        assert (row["state"], row["attempts"], row["dropped"]) == ("failed", 3, False)  # the message is kept
+        assert "store is down" in row["last_error"] and pair.sink.stored == []
+        channel, read = await support.crm_read(mesh)
+        async with channel:
+            items = (
+                await read.ListCentralItems(
+                    cr.ListCentralItemsRequest(organization_id=org.organization_id),
+                    metadata=support.metadata(mesh, "gateway"),
+                )
+            ).items
+    await crm.close()
+    [item] = [i for i in items if i.code == "delivery_failed"]
+    assert item.severity == r.CENTRAL_ITEM_SEVERITY_CRITICAL and item.kind == r.CENTRAL_ITEM_KIND_JOB_DEAD
+    assert f"+{ana}" in item.body_pt and "quero remarcar para sexta" in item.body_pt and "sem resposta" in item.body_pt
+
+
+async def test_a_report_that_fails_still_records_the_delivery_as_failed(mesh: RunningMesh) -> None:
+    async with replicas(await support.fresh_database(mesh), contact=0, org=0) as pair:
+        await pair.a.webhook(pair.event(phone(), "oi"))
+        heard: list[LostDelivery] = []
+
+        async def crm_down(lost: LostDelivery) -> None:
+            heard.append(lost)
+            raise ConnectionError("crm is down")
+
+        drain = DeliveryDrain(
+            pair.a.engine, pair.a.edge.take_delivery, max_attempts=1, retry_base_seconds=0, on_lost=crm_down
+        )
+        pair.sink.fail_next = 1
+        assert await drain.drain_once() == 1
+        [row] = await pair.deliveries()
+        assert row["state"] == "failed" and not row["dropped"]
+        assert [lost.message_id for lost in heard] == [row["message_id"]] and heard[0].body
 
 
 async def test_the_web_channels_limit_is_shared_and_a_refusal_counts_nothing(database: str) -> None:
