@@ -37,16 +37,18 @@ def page_size(value: int) -> int:
     return min(value or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
 
 
-def mask_paths(mask: field_mask_pb2.FieldMask, allowed: Iterable[str], what: str) -> list[str]:
+def mask_paths(
+    mask: field_mask_pb2.FieldMask, allowed: Iterable[str], what: str, field: str = "update_mask"
+) -> list[str]:
     """The mask's paths, each one allowed; an empty mask or an unknown path is INVALID_ARGUMENT."""
     known = set(allowed)
     paths = [p.strip() for p in mask.paths]
     if not paths:
-        raise InvalidRequest(f"update_mask must name the fields to change ({', '.join(sorted(known))})")
+        raise InvalidRequest(f"{field} must name the fields to change ({', '.join(sorted(known))})")
     unknown = [p for p in paths if p not in known]
     if unknown:
         raise InvalidRequest(
-            f"update_mask path {unknown[0]!r} is not a field of {what} that can be changed "
+            f"{field} path {unknown[0]!r} is not a field of {what} that can be changed "
             f"(known: {', '.join(sorted(known))})"
         )
     return paths

@@ -431,10 +431,17 @@ class Organizations:
     async def get(self, organization_id: str) -> gw.Organization:
         return to_gateway(await crm_organization(self._peers, org_id(organization_id)))
 
-    async def create(self, given: gw.Organization) -> gw.Organization:
+    async def create(
+        self, given: gw.Organization, given_mask: field_mask_pb2.FieldMask | None = None
+    ) -> gw.Organization:
         _check_profile(given, ("name", "time_zone") if given.time_zone.strip() else ("name",))
-        # Every settings field the owner gave (non-default), checked before anything is stored.
-        present = [path for path in _SETTINGS_PATHS if path not in _PROFILE_PATHS and _is_set(given, path)]
+        # Every settings field the owner gave, checked before anything is stored: those the mask
+        # names (a false or a 0 included), or without a mask those with a value.
+        if given_mask is not None and given_mask.paths:
+            named = expand(mask_paths(given_mask, UPDATABLE_PATHS, "Organization", field="given_mask"))
+            present = [path for path in named if path not in _PROFILE_PATHS]
+        else:
+            present = [path for path in _SETTINGS_PATHS if path not in _PROFILE_PATHS and _is_set(given, path)]
         if "stage_labels" in present:
             # The stages are crm's defaults until the organisation exists; a label for a stage that
             # is not one of them would only fail after the organisation was stored.

@@ -197,7 +197,9 @@ class Gateway(gateway_pb2_grpc.GatewayServiceServicer):
         self, request: gateway_pb2.CreateOrganizationRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.CreateOrganizationResponse:
         created = await self._run(
-            context, lambda app: Organizations(app.peers, app.runner.configs).create(request.organization)
+            context, lambda app: Organizations(app.peers, app.runner.configs).create(
+                request.organization, request.given_mask if request.HasField("given_mask") else None
+            )
         )
         return gateway_pb2.CreateOrganizationResponse(organization=created)
 

@@ -599,10 +599,12 @@ class ListOrganizationsResponse(_message.Message):
     def __init__(self, organizations: _Optional[_Iterable[_Union[Organization, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class CreateOrganizationRequest(_message.Message):
-    __slots__ = ("organization",)
+    __slots__ = ("organization", "given_mask")
     ORGANIZATION_FIELD_NUMBER: _ClassVar[int]
+    GIVEN_MASK_FIELD_NUMBER: _ClassVar[int]
     organization: Organization
-    def __init__(self, organization: _Optional[_Union[Organization, _Mapping]] = ...) -> None: ...
+    given_mask: _field_mask_pb2.FieldMask
+    def __init__(self, organization: _Optional[_Union[Organization, _Mapping]] = ..., given_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
 
 class CreateOrganizationResponse(_message.Message):
     __slots__ = ("organization",)

@@ -113,6 +113,34 @@ async def test_an_update_changes_only_the_masked_fields(admin: support.Client) -
     assert renamed.organization.business.opening_hours == "todos os dias, 7h às 22h"
 
 
+async def test_a_create_can_say_off_from_the_start_with_its_given_mask(admin: support.Client) -> None:
+    def create(name: str, mask: list[str] | None) -> gw.CreateOrganizationRequest:
+        request = gw.CreateOrganizationRequest(organization=_new(name))  # followup_callback_enabled: false
+        if mask is not None:
+            request.given_mask.CopyFrom(FieldMask(paths=mask))
+        return request
+
+    off = (
+        await admin.stub.CreateOrganization(
+            create(support.org_name("Clínica Sem Retorno"), ["followup_callback_enabled", "business"]),
+            metadata=admin.md,
+        )
+    ).organization
+    unsaid = (
+        await admin.stub.CreateOrganization(create(support.org_name("Clínica Padrão"), None), metadata=admin.md)
+    ).organization
+
+    assert not off.followup_callback_enabled and unsaid.followup_callback_enabled  # crm's default: on
+    assert off.business.opening_hours == "seg a sex, 8h às 18h"  # the masked section was taken
+    # A section the mask does not name is not taken (crm's default catalog, not the one given).
+    assert "horario" not in off.conversation.reply_catalog and "horario" in unsaid.conversation.reply_catalog
+    before = await _names(admin)
+    wrong = create(support.org_name("Clínica Máscara Errada"), ["followup"])
+    error = await refused(admin.stub.CreateOrganization(wrong, metadata=admin.md))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT and "given_mask" in (error.details() or "")
+    assert await _names(admin) == before
+
+
 async def test_bad_input_is_a_clear_error_and_stores_nothing(admin: support.Client) -> None:
     name = support.org_name("Clínica Inválida")
     bad_zone = _new(name)
