@@ -43,6 +43,7 @@ from google.protobuf.message_factory import GetMessageClass
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Match
+from starlette.types import Message as AsgiMessage
 from starlette.types import Receive, Scope, Send
 
 from balcao.kit.telemetry import client_interceptors
@@ -575,26 +576,43 @@ class BridgeRoute(BaseRoute):
         if values is None:
             return Match.NONE, {}
         child = {"bridge_values": values}
-        return (Match.FULL if scope["method"] in self.verbs else Match.PARTIAL), child
+        return (Match.FULL if self._binding(scope["method"]) is not None else Match.PARTIAL), child
+
+    def _binding(self, method: str) -> Binding | None:
+        """The RPC a method calls; HEAD is GET without the body (as HTTP asks of every GET)."""
+        return self.verbs.get("GET" if method == "HEAD" else method)
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
         error = scope.get("bridge_error")
-        binding = self.verbs.get(scope["method"])
+        binding = self._binding(scope["method"])
         if error is not None:
             response: Response = error.response()
         elif binding is None:
             response = error_response(
                 405, "method_not_allowed", f"{scope['method']} is not served at {self.template.template}"
             )
-            response.headers["allow"] = ", ".join(sorted(self.verbs))
+            response.headers["allow"] = ", ".join(sorted({*self.verbs, *(["HEAD"] if "GET" in self.verbs else [])}))
         else:
             try:
                 response = await self.bridge.serve(binding, request, scope["bridge_values"])
             except Exception:
                 log.exception("the bridge failed while serving a request", extra={"rpc": binding.rpc})
                 response = error_response(500, "internal", "the request could not be served; retry later")
+        if scope["method"] == "HEAD":
+            send = _without_body(send)
         await response(scope, receive, send)
+
+
+def _without_body(send: Send) -> Send:
+    """HEAD's answer: the GET's status and headers (its content-length included), no body."""
+
+    async def head(message: AsgiMessage) -> None:
+        if message["type"] == "http.response.body":
+            message = {**message, "body": b""}
+        await send(message)
+
+    return head
 
 
 def primary_binding(service: ServiceDescriptor, rpc: str) -> Binding:

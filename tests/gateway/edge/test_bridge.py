@@ -248,7 +248,17 @@ async def test_unknown_paths_and_methods_are_json_errors(both: Both) -> None:
     assert_error(await both.call("GET", "/v1/nada"), 404, "not_found")
     wrong = await both.call("DELETE", f"/v1/organizations/{both.org}/roles")
     assert_error(wrong, 405, "method_not_allowed")
-    assert wrong.headers["allow"] == "GET"
+    assert wrong.headers["allow"] == "GET, HEAD"
+
+
+async def test_head_answers_what_get_would_without_the_body(both: Both) -> None:
+    path = f"/v1/organizations/{both.org}/roles"
+    got, head = await both.call("GET", path), await both.call("HEAD", path)
+    assert (head.status_code, head.content) == (200, b"")
+    assert head.headers["content-type"] == got.headers["content-type"]
+    assert int(head.headers["content-length"]) == len(got.content) > 0
+    anonymous = await both.http.head(path)
+    assert (anonymous.status_code, anonymous.content) == (401, b"")
 
 
 # ---------------------------------------------------------------------------------------------
