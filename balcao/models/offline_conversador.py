@@ -15,7 +15,15 @@ from typing import Any
 
 from balcao.models import conversador_format as fmt
 from balcao.models.base import ModelRequest, TextPart, ToolCall
-from balcao.models.offline_intents import detect_intents, evidence_for, matches, wanted_time, without_greetings, words
+from balcao.models.offline_intents import (
+    detect_intents,
+    evidence_for,
+    fold,
+    matches,
+    wanted_time,
+    without_greetings,
+    words,
+)
 from balcao.models.offline_replies import compose
 from balcao.models.offline_turn import (
     Turn,
@@ -76,11 +84,30 @@ def _intents(turn: Turn) -> list[str]:
     ):
         # "Pode ser quinta às 10h" right after times were offered: the customer is choosing one.
         intents.append("reschedule" if matches("reschedule", offered) else "book")
+    if not intents:
+        # "E domingo?" right after "vocês atendem no sábado?": the same question about something else.
+        intents = _previous_question(turn)
     if not [i for i in intents if i != "greeting"]:
         # Something other than a greeting that no rule recognised: look it up, do not guess.
         if len(words(without_greetings(turn.customer_text))) >= 2:
             intents.append("unknown")
     return intents
+
+
+# A short message that continues the previous question ("e domingo?", "e no feriado?", "mas e o preço?").
+_FOLLOW_UP = re.compile(r"^\s*(?:mas\s+)?e\s+\S")
+_CARRIED = ("book", "availability", "price", "hours", "address")
+
+
+def _previous_question(turn: Turn) -> list[str]:
+    """The intents of the customer's previous message, when this one only carries that question on."""
+    text = fold(turn.customer_text)
+    if len(text) > 60 or not _FOLLOW_UP.match(text):
+        return []
+    earlier = [m.text for m in turn.history if m.author == "customer"]
+    if not earlier:
+        return []
+    return [i for i in detect_intents(earlier[-1]) if i in _CARRIED]
 
 
 def draft(request: ModelRequest) -> list[TextPart | ToolCall]:

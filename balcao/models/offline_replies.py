@@ -163,7 +163,7 @@ def _reschedule_piece(turn: Turn) -> Piece:
             "Não consegui consultar a sua agenda agora. Vou pedir para alguém da equipe verificar e te "
             "responder sobre a remarcação.",
             [intencao],
-            [_promessa("pedir para a equipe verificar a agenda do cliente e responder sobre a remarcação")],
+            [_promessa("alguém da equipe vai verificar e responder ao cliente sobre a remarcação")],
         )
     if not data.get("compromissos"):
         return Piece(
@@ -189,7 +189,7 @@ def _cancel_piece(turn: Turn) -> Piece:
             "Não consegui consultar a sua agenda agora. Vou pedir para alguém da equipe verificar e te "
             "responder sobre o cancelamento.",
             [intencao],
-            [_promessa("pedir para a equipe verificar a agenda do cliente e responder sobre o cancelamento")],
+            [_promessa("alguém da equipe vai verificar e responder ao cliente sobre o cancelamento")],
         )
     appointments = data.get("compromissos", [])
     if not appointments:
@@ -237,7 +237,7 @@ def _price_piece(turn: Turn) -> Piece:
     return Piece(
         "Não tenho esse valor aqui comigo. Vou pedir para alguém da equipe te passar.",
         [intencao],
-        [_promessa("pedir para a equipe informar o valor ao cliente")],
+        [_promessa("alguém da equipe vai responder ao cliente sobre o valor")],
     )
 
 
@@ -271,7 +271,7 @@ def _business_fact_piece(turn: Turn, intent: str) -> Piece:
     return Piece(
         f"Não tenho {what} aqui comigo. Vou pedir para alguém da equipe te responder.",
         [intencao],
-        [_promessa(f"pedir para a equipe informar {what} ao cliente")],
+        [_promessa(f"alguém da equipe vai responder ao cliente sobre {what}")],
     )
 
 
@@ -279,7 +279,7 @@ def _human_piece(turn: Turn) -> Piece:
     data = data_of(turn.result("get_lead_context", {})) or {}
     cases = data.get("casos_abertos", [])
     intencao = _intencao(turn, "human")
-    promise = _promessa("pedir para uma pessoa da equipe continuar a conversa com o cliente")
+    promise = _promessa("uma pessoa da equipe vai continuar a conversa com o cliente")
     if cases:
         subject = cases[0].get("assunto", "")
         about = f" sobre {subject}" if subject else ""
@@ -341,7 +341,7 @@ def compose(turn: Turn, intents: list[str]) -> Piece:
             Piece(
                 "Obrigado pela paciência! Vou pedir para alguém da equipe conferir isso e te responder por aqui.",
                 [_intencao(turn, i) for i in intents if i != "greeting"],
-                [_promessa("pedir para a equipe conferir o pedido do cliente e responder")],
+                [_promessa("alguém da equipe vai responder ao cliente depois de conferir o pedido")],
             )
         ]
         return _join(pieces)
@@ -369,6 +369,9 @@ def compose(turn: Turn, intents: list[str]) -> Piece:
             pieces.append(_unknown_piece(turn))
     if "greeting" in intents:
         pieces.insert(0, Piece(_greeting(turn, alone=len(pieces) == 0)))
+    if not pieces:
+        # Too little to go on ("hmm", "e aí"): never an empty reply; ask, and declare nothing.
+        pieces.append(Piece("Pode me contar um pouco mais do que você precisa?"))
     return _join(pieces)
 
 

@@ -18,6 +18,7 @@ from balcao.projection.v1 import projection_pb2 as pj
 from services.conversador.declaracao import quotes
 from services.conversador.service import Conversador
 from services.conversador.summary_cap import digit_tokens
+from services.seguranca.gates.case_promise import promises_a_person
 from tests.conversador import fakes
 from tests.conversador.fakes import (
     BOOKED,
@@ -158,7 +159,36 @@ async def test_price_comes_from_what_the_business_authorised_or_its_references()
 
     unknown = await talk("Quanto custa uma coroa de porcelana?")
     assert "Não tenho esse valor" in unknown.message
-    assert [p.o_que for p in unknown.declaracao.promessas] == ["pedir para a equipe informar o valor ao cliente"]
+    [promessa] = unknown.declaracao.promessas
+    assert promessa.o_que == "alguém da equipe vai responder ao cliente sobre o valor"
+
+
+async def test_a_promised_person_is_declared_the_way_seguranca_reads_a_promise() -> None:
+    """Each reply that promises someone from the team declares a promessa Segurança's case_promise
+    gate reads as that promise, so the reply is not vetoed for a contact nobody would make."""
+    turns = [
+        await talk("Quanto custa uma coroa de porcelana?"),
+        await talk("Quero remarcar minha consulta", projection=FakeProjection(agenda_known=False)),
+        await talk("Quero falar com uma pessoa"),
+    ]
+    promising = [t for t in turns if promises_a_person(t.message)]
+    assert len(promising) >= 2
+    for turn in promising:
+        assert any(promises_a_person(p.o_que) for p in turn.declaracao.promessas), turn.message
+
+
+async def test_a_short_follow_up_carries_the_previous_question_on() -> None:
+    asked = await talk("Vocês atendem no sábado?")
+    follow_up = await talk("e domingo?", history=(customer("Vocês atendem no sábado?"), agent(asked.message)))
+    assert follow_up.message.strip()
+    [intencao] = follow_up.declaracao.intencoes
+    assert intencao.categoria == asked.declaracao.intencoes[0].categoria and intencao.evidencia == "e domingo?"
+
+
+async def test_a_message_too_short_to_understand_is_asked_about_not_left_empty() -> None:
+    turn = await talk("hmm")
+    assert turn.message == "Pode me contar um pouco mais do que você precisa?"
+    assert turn.declaracao.nada_a_declarar and turn.reads == []
 
 
 async def test_opting_out_is_confirmed_and_declared() -> None:
