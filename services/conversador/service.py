@@ -92,7 +92,7 @@ class Conversador(conversador_pb2_grpc.ConversadorServiceServicer):
         return system, first, conversation
 
     def _scope(self, request: cv.DraftRequest | cv.ReviseRequest) -> TurnScope:
-        return TurnScope(request.organization_id, request.contact_id, request.unit_id)
+        return TurnScope(request.organization_id, request.contact_id, request.unit_id, request.agent_version_id)
 
     async def _draft(self, request: cv.DraftRequest) -> cv.DraftResponse:
         _check_turn(request)

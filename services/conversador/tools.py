@@ -103,6 +103,8 @@ class TurnScope:
     organization_id: str
     contact_id: str
     unit_id: str
+    # The agent configuration version of the turn ("" = published; a draft under "Testar").
+    agent_version_id: str = ""
 
 
 class ProjectionUnavailable(Exception):
@@ -284,6 +286,7 @@ class ProjectionToolExecutor:
                 from_date=args.data_inicial,
                 to_date=args.data_final,
                 part_of_day=_PERIODS[args.periodo],
+                agent_version_id=s.agent_version_id,
             ),
             timeout=self._timeout,
         )

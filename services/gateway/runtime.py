@@ -189,6 +189,12 @@ def testar_flags(conversation: Conversation) -> tuple[bool, bool]:
     return records.testar_flags(conversation.channel_instance) if is_testar(conversation) else (False, False)
 
 
+def agent_version(ctx: Ctx) -> str:
+    """The configuration version the Conversador's reads follow: the draft under "Testar" with the
+    draft, else "" (the published one)."""
+    return ctx.config.agent_version_id if testar_flags(ctx.conversation)[0] else ""
+
+
 def parent_context(trace_id: str) -> otel_context.Context | None:
     """A context whose parent is the turn's trace, so a retried attempt joins the same trace."""
     if not trace_id:
@@ -619,7 +625,7 @@ class TurnRunner:
                         organization_id=str(ctx.org),
                         contact_id=str(ctx.contact),
                         unit_id=ctx.unit_id,
-                        agent_version_id=ctx.config.agent_version_id if testar_flags(ctx.conversation)[0] else "",
+                        agent_version_id=agent_version(ctx),
                     ),
                     timeout=self.peers.timeout,
                 ),
@@ -673,6 +679,7 @@ class TurnRunner:
                 context=ctx.context,
                 new_messages=ctx.new_messages(),
                 history=ctx.history,
+                agent_version_id=agent_version(ctx),
             )
             reason = self._proactive_reason(ctx)
             if reason is not None:
@@ -782,6 +789,7 @@ class TurnRunner:
                         previous_tape=ctx.tape,
                         vetoes=[cv.VetoGuidance(gate=ex.gate_name(v.gate), guidance=v.guidance_pt) for v in vetoes],
                         revision=attempt,
+                        agent_version_id=agent_version(ctx),
                     ),
                     timeout=self.peers.conversador_timeout,
                 )

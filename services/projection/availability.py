@@ -76,7 +76,7 @@ def match_service(
 
 
 def unit_resources(agent: crm_read_pb2.GetAgentConfigurationResponse, unit_id: str) -> list[str]:
-    """The resources the unit offers (empty: every active resource), from the published version."""
+    """The resources the unit offers (empty: every active resource), in the version read."""
     agent = allowed(agent)
     return [r for u in agent.version.configuration.units if u.unit_id == unit_id for r in u.resource_ids]
 

@@ -196,11 +196,12 @@ class Projection(projection_pb2_grpc.ProjectionServiceServicer):
             org = _uuid(request.organization_id, "organization_id")
             contact = _uuid(request.contact_id, "contact_id")
             unit = _uuid(request.unit_id, "unit_id", required=False)
+            version = _uuid(request.agent_version_id, "agent_version_id", required=False)
             first, last = availability.parse_range(request.from_date, request.to_date)
         except (InvalidRequest, availability.BadRange) as exc:
             await _abort_invalid(context, exc)
         findings = Findings()
-        response = await self._availability(request, org, contact, unit, first, last, findings)
+        response = await self._availability(request, org, contact, unit, version, first, last, findings)
         await self._settle(findings, org, contact)
         return response
 
@@ -210,13 +211,16 @@ class Projection(projection_pb2_grpc.ProjectionServiceServicer):
         org: str,
         contact: str,
         unit: str,
+        version: str,
         first: date,
         last: date,
         findings: Findings,
     ) -> projection_pb2.CheckAvailabilityResponse:
         try:
             zone, services, resources = await self._reads.agenda_catalog(org)
-            unit_resources = availability.unit_resources(await self._reads.agent(org), unit) if unit else []
+            # The unit's professionals as the turn's configuration has them (a draft under "Testar").
+            agent = await self._reads.agent(org, version) if unit else None
+            unit_resources = availability.unit_resources(agent, unit) if agent is not None else []
             service = None
             if request.service.strip():
                 service = availability.match_service(services, request.service)

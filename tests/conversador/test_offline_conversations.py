@@ -18,6 +18,7 @@ from balcao.projection.v1 import projection_pb2 as pj
 from services.conversador.declaracao import quotes
 from services.conversador.service import Conversador
 from services.conversador.summary_cap import digit_tokens
+from services.conversador.tools import ProjectionToolExecutor
 from services.seguranca.gates.case_promise import promises_a_person
 from tests.conversador import fakes
 from tests.conversador.fakes import (
@@ -26,6 +27,7 @@ from tests.conversador.fakes import (
     ORG,
     UNIT,
     FakeProjection,
+    InProcessStub,
     agent,
     customer,
     projection_executor,
@@ -183,6 +185,28 @@ async def test_a_short_follow_up_carries_the_previous_question_on() -> None:
     assert follow_up.message.strip()
     [intencao] = follow_up.declaracao.intencoes
     assert intencao.categoria == asked.declaracao.intencoes[0].categoria and intencao.evidencia == "e domingo?"
+
+
+async def test_the_agenda_is_read_with_the_configuration_version_of_the_turn() -> None:
+    """Under "Testar" with the draft, availability is asked for the draft's unit (its professionals)."""
+    projection = FakeProjection()
+    service = Conversador(
+        OfflineProvider(), lambda scope: ProjectionToolExecutor(InProcessStub(projection), scope, timeout=5)
+    )
+    draft_version = "5f0c1b7e-2d43-4c8a-9b1e-7a6d5c4b3a21"
+    response = await service._draft(
+        cv.DraftRequest(
+            organization_id=ORG,
+            contact_id=CONTACT,
+            unit_id=UNIT,
+            context=turn_context(booked=(), known=True),
+            new_messages=[customer("Tem horário amanhã de manhã?")],
+            agent_version_id=draft_version,
+        )
+    )
+    assert response.WhichOneof("result") == "reply"
+    asked = [request for name, request in projection.calls if name == "CheckAvailability"]
+    assert asked and all(r.agent_version_id == draft_version and r.unit_id == UNIT for r in asked)
 
 
 async def test_a_message_too_short_to_understand_is_asked_about_not_left_empty() -> None:

@@ -11,7 +11,13 @@ import uuid
 import grpc
 import pytest
 
+from balcao.agenda.v1 import agenda_resources_pb2 as ag
+from balcao.agenda.v1 import agenda_write_pb2 as aw
+from balcao.agenda.v1 import agenda_write_pb2_grpc
+from balcao.crm.v1 import crm_read_pb2 as cr
+from balcao.crm.v1 import crm_read_pb2_grpc, crm_write_pb2_grpc
 from balcao.crm.v1 import crm_resources_pb2 as r
+from balcao.crm.v1 import crm_write_pb2 as cw
 from balcao.gateway.v1 import gateway_pb2 as gw
 from tests.gateway import support
 from tests.gateway.conftest import Scripted
@@ -89,3 +95,66 @@ async def test_testar_refuses_what_it_cannot_do_honestly(
     with pytest.raises(grpc.aio.AioRpcError) as error:
         await private_client.stub.RunTestTurn(request_, metadata=private_client.md)
     assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+async def test_testar_with_the_draft_offers_the_draft_units_professionals(
+    mesh: RunningMesh, client: support.Client
+) -> None:
+    """The owner moved the unit to Dra. Ana only, in the draft: "Testar" with the draft offers her
+    times and no one else's, while production still offers everyone the published unit has."""
+    org = await support.create_org(mesh)
+    ana, service = await support.agenda_for(mesh, org)
+    md = support.metadata(mesh, "gateway")
+    async with grpc.aio.insecure_channel(mesh.addr("agenda")) as channel:
+        write = agenda_write_pb2_grpc.AgendaWriteServiceStub(channel)
+        days = [d for d in ag.Weekday.values() if d != ag.WEEKDAY_UNSPECIFIED]
+        await write.UpsertResource(
+            aw.UpsertResourceRequest(
+                organization_id=org.organization_id,
+                resource=ag.Resource(
+                    name="Dr. Bruno Reis",
+                    kind=ag.RESOURCE_KIND_PERSON,
+                    time_zone="America/Sao_Paulo",
+                    business_hours=ag.BusinessHours(
+                        weekly=[ag.WeeklyInterval(weekday=d, opens="08:00", closes="20:00") for d in days]
+                    ),
+                    slot_minutes=30,
+                    capacity=1,
+                    service_ids=[service],
+                    active=True,
+                ),
+            ),
+            metadata=md,
+        )
+    async with grpc.aio.insecure_channel(mesh.addr("crm")) as channel:
+        crm = crm_write_pb2_grpc.CrmWriteServiceStub(channel)
+        read = crm_read_pb2_grpc.CrmReadServiceStub(channel)
+        published = await read.GetAgentConfiguration(
+            cr.GetAgentConfigurationRequest(
+                organization_id=org.organization_id, which=r.AGENT_VERSION_STATUS_PUBLISHED
+            ),
+            metadata=md,
+        )
+        configuration = r.AgentConfiguration()
+        configuration.CopyFrom(published.version.configuration)
+        configuration.units[0].resource_ids[:] = [ana]  # the published unit offers every professional
+        await crm.SaveAgentDraft(
+            cw.SaveAgentDraftRequest(organization_id=org.organization_id, configuration=configuration), metadata=md
+        )
+
+    async def offered(config: int) -> str:
+        tested = await client.stub.RunTestTurn(
+            gw.RunTestTurnRequest(
+                organization_id=org.organization_id,
+                messages=["Tem horário amanhã de manhã para uma consulta de avaliação?"],
+                config=config,  # type: ignore[arg-type]
+                new_conversation=True,
+            ),
+            metadata=client.md,
+        )
+        assert tested.turn.outcome == gw.TURN_OUTCOME_REPLIED, tested.turn
+        return " ".join(p.text for p in tested.turn.reply_parts)
+
+    draft_reply = await offered(gw.CONFIG_VERSION_DRAFT)
+    assert "Dra. Ana Souza" in draft_reply and "Bruno" not in draft_reply
+    assert "Dr. Bruno Reis" in await offered(gw.CONFIG_VERSION_PUBLISHED)

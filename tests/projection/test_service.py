@@ -18,6 +18,7 @@ from google.protobuf import message_factory
 from balcao.agenda.v1 import agenda_read_pb2
 from balcao.agenda.v1 import agenda_resources_pb2 as A
 from balcao.crm.v1 import crm_resources_pb2 as C
+from balcao.crm.v1 import crm_write_pb2
 from balcao.kit.channels import open_channel
 from balcao.kit.mesh import CALLERS
 from balcao.kit.server import Registration, ServiceDefinition, create_server
@@ -333,6 +334,43 @@ async def test_check_availability_gives_labelled_slots_with_handles_the_operador
         candidates=candidates,
     )
     assert other_contact is None
+
+
+async def test_check_availability_offers_the_professionals_of_the_version_the_turn_uses(stubs: Mesh) -> None:
+    """Under "Testar" with the draft, the draft's unit decides who is offered, not the published one."""
+    business = await stubs.business(phone())
+    published = await stubs.resource(business, name="Dra. Beatriz Lima")
+    drafted = await stubs.resource(business, name="Dr. Carlos Mota")
+    await stubs.service(business)
+    await stubs.unit(business, [published])
+    configuration = C.AgentConfiguration()
+    unit = configuration.units.add(unit_id=business.unit_id, name="Recepção da clínica", description="agendamentos")
+    unit.resource_ids.append(drafted)
+    draft = await stubs.crm_write.SaveAgentDraft(
+        crm_write_pb2.SaveAgentDraftRequest(organization_id=business.organization_id, configuration=configuration),
+        metadata=stubs.auth("gateway"),
+    )
+    day = datetime.now(UTC).date() + timedelta(days=4)
+
+    async def offered(version: str) -> set[str]:
+        request = P.CheckAvailabilityRequest(
+            organization_id=business.organization_id,
+            contact_id=business.contact_id,
+            unit_id=business.unit_id,
+            service="consulta de avaliacao",
+            from_date=day.isoformat(),
+            max_slots=12,
+            agent_version_id=version,
+        )
+        response = await stubs.projection.CheckAvailability(request, metadata=stubs.auth("conversador"))
+        assert response.slots and not response.HasField("consequence")
+        return {slot.professional for slot in response.slots}
+
+    assert await offered("") == {"Dra. Beatriz Lima"}
+    assert await offered(draft.version.version_id) == {"Dr. Carlos Mota"}
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await offered("rascunho")
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "agent_version_id" in refused.value.details()
 
 
 async def test_check_availability_refusals_are_consequences(stubs: Mesh) -> None:

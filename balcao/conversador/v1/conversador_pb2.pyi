@@ -65,7 +65,7 @@ MODEL_CALL_PURPOSE_CLOSING_CORRECTION: ModelCallPurpose
 MODEL_CALL_PURPOSE_SUMMARY_CONDENSATION: ModelCallPurpose
 
 class DraftRequest(_message.Message):
-    __slots__ = ("organization_id", "contact_id", "unit_id", "turn_id", "context", "new_messages", "history", "proactive")
+    __slots__ = ("organization_id", "contact_id", "unit_id", "turn_id", "context", "new_messages", "history", "proactive", "agent_version_id")
     ORGANIZATION_ID_FIELD_NUMBER: _ClassVar[int]
     CONTACT_ID_FIELD_NUMBER: _ClassVar[int]
     UNIT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -74,6 +74,7 @@ class DraftRequest(_message.Message):
     NEW_MESSAGES_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
     PROACTIVE_FIELD_NUMBER: _ClassVar[int]
+    AGENT_VERSION_ID_FIELD_NUMBER: _ClassVar[int]
     organization_id: str
     contact_id: str
     unit_id: str
@@ -82,7 +83,8 @@ class DraftRequest(_message.Message):
     new_messages: _containers.RepeatedCompositeFieldContainer[ConversationMessage]
     history: _containers.RepeatedCompositeFieldContainer[ConversationMessage]
     proactive: ProactiveReason
-    def __init__(self, organization_id: _Optional[str] = ..., contact_id: _Optional[str] = ..., unit_id: _Optional[str] = ..., turn_id: _Optional[str] = ..., context: _Optional[_Union[_projection_pb2.TurnContext, _Mapping]] = ..., new_messages: _Optional[_Iterable[_Union[ConversationMessage, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[ConversationMessage, _Mapping]]] = ..., proactive: _Optional[_Union[ProactiveReason, _Mapping]] = ...) -> None: ...
+    agent_version_id: str
+    def __init__(self, organization_id: _Optional[str] = ..., contact_id: _Optional[str] = ..., unit_id: _Optional[str] = ..., turn_id: _Optional[str] = ..., context: _Optional[_Union[_projection_pb2.TurnContext, _Mapping]] = ..., new_messages: _Optional[_Iterable[_Union[ConversationMessage, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[ConversationMessage, _Mapping]]] = ..., proactive: _Optional[_Union[ProactiveReason, _Mapping]] = ..., agent_version_id: _Optional[str] = ...) -> None: ...
 
 class DraftResponse(_message.Message):
     __slots__ = ("reply", "failure", "tape", "usage")
@@ -97,7 +99,7 @@ class DraftResponse(_message.Message):
     def __init__(self, reply: _Optional[_Union[DraftedReply, _Mapping]] = ..., failure: _Optional[_Union[DraftFailure, _Mapping]] = ..., tape: _Optional[_Union[Tape, _Mapping]] = ..., usage: _Optional[_Iterable[_Union[ModelUsage, _Mapping]]] = ...) -> None: ...
 
 class ReviseRequest(_message.Message):
-    __slots__ = ("organization_id", "contact_id", "unit_id", "turn_id", "context", "new_messages", "history", "proactive", "previous_draft", "previous_tape", "vetoes", "revision")
+    __slots__ = ("organization_id", "contact_id", "unit_id", "turn_id", "context", "new_messages", "history", "proactive", "previous_draft", "previous_tape", "vetoes", "revision", "agent_version_id")
     ORGANIZATION_ID_FIELD_NUMBER: _ClassVar[int]
     CONTACT_ID_FIELD_NUMBER: _ClassVar[int]
     UNIT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -110,6 +112,7 @@ class ReviseRequest(_message.Message):
     PREVIOUS_TAPE_FIELD_NUMBER: _ClassVar[int]
     VETOES_FIELD_NUMBER: _ClassVar[int]
     REVISION_FIELD_NUMBER: _ClassVar[int]
+    AGENT_VERSION_ID_FIELD_NUMBER: _ClassVar[int]
     organization_id: str
     contact_id: str
     unit_id: str
@@ -122,7 +125,8 @@ class ReviseRequest(_message.Message):
     previous_tape: Tape
     vetoes: _containers.RepeatedCompositeFieldContainer[VetoGuidance]
     revision: int
-    def __init__(self, organization_id: _Optional[str] = ..., contact_id: _Optional[str] = ..., unit_id: _Optional[str] = ..., turn_id: _Optional[str] = ..., context: _Optional[_Union[_projection_pb2.TurnContext, _Mapping]] = ..., new_messages: _Optional[_Iterable[_Union[ConversationMessage, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[ConversationMessage, _Mapping]]] = ..., proactive: _Optional[_Union[ProactiveReason, _Mapping]] = ..., previous_draft: _Optional[_Union[DraftedReply, _Mapping]] = ..., previous_tape: _Optional[_Union[Tape, _Mapping]] = ..., vetoes: _Optional[_Iterable[_Union[VetoGuidance, _Mapping]]] = ..., revision: _Optional[int] = ...) -> None: ...
+    agent_version_id: str
+    def __init__(self, organization_id: _Optional[str] = ..., contact_id: _Optional[str] = ..., unit_id: _Optional[str] = ..., turn_id: _Optional[str] = ..., context: _Optional[_Union[_projection_pb2.TurnContext, _Mapping]] = ..., new_messages: _Optional[_Iterable[_Union[ConversationMessage, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[ConversationMessage, _Mapping]]] = ..., proactive: _Optional[_Union[ProactiveReason, _Mapping]] = ..., previous_draft: _Optional[_Union[DraftedReply, _Mapping]] = ..., previous_tape: _Optional[_Union[Tape, _Mapping]] = ..., vetoes: _Optional[_Iterable[_Union[VetoGuidance, _Mapping]]] = ..., revision: _Optional[int] = ..., agent_version_id: _Optional[str] = ...) -> None: ...
 
 class ReviseResponse(_message.Message):
     __slots__ = ("reply", "failure", "tape", "usage")

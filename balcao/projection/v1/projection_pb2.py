@@ -25,17 +25,17 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n%balcao/projection/v1/projection.proto\x12\x14\x62\x61lcao.projection.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"o\n\x15GetTurnContextRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x12\n\ncontact_id\x18\x02 \x01(\t\x12\x0f\n\x07unit_id\x18\x03 \x01(\t\x12\x18\n\x10\x61gent_version_id\x18\x04 \x01(\t\"L\n\x16GetTurnContextResponse\x12\x32\n\x07\x63ontext\x18\x01 \x01(\x0b\x32!.balcao.projection.v1.TurnContext\"D\n\x15GetLeadContextRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x12\n\ncontact_id\x18\x02 \x01(\t\"I\n\x16GetLeadContextResponse\x12/\n\x04lead\x18\x01 \x01(\x0b\x32!.balcao.projection.v1.LeadContext\"z\n\x16SearchKnowledgeRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x12\n\ncontact_id\x18\x02 \x01(\t\x12\x0f\n\x07unit_id\x18\x03 \x01(\t\x12\r\n\x05query\x18\x04 \x01(\t\x12\x13\n\x0bmax_results\x18\x05 \x01(\x05\"\x93\x01\n\x17SearchKnowledgeResponse\x12\x30\n\x04hits\x18\x01 \x03(\x0b\x32\".balcao.projection.v1.KnowledgeHit\x12\x0e\n\x06notice\x18\x02 \x01(\t\x12\x36\n\x0b\x63onsequence\x18\x03 \x01(\x0b\x32!.balcao.projection.v1.Consequence\"P\n\x12GetLeadNoteRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x12\n\ncontact_id\x18\x02 \x01(\t\x12\r\n\x05topic\x18\x03 \x01(\t\"\xa0\x01\n\x13GetLeadNoteResponse\x12-\n\x05notes\x18\x01 \x03(\x0b\x32\x1e.balcao.projection.v1.LeadNote\x12\x12\n\nmore_exist\x18\x02 \x01(\x08\x12\x0e\n\x06notice\x18\x03 \x01(\t\x12\x36\n\x0b\x63onsequence\x18\x04 \x01(\x0b\x32!.balcao.projection.v1.Consequence\"h\n\x19ReadSkillReferenceRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x12\n\ncontact_id\x18\x02 \x01(\t\x12\x0f\n\x07unit_id\x18\x03 \x01(\t\x12\r\n\x05title\x18\x04 \x01(\t\"\x9d\x01\n\x1aReadSkillReferenceResponse\x12\x37\n\treference\x18\x01 \x01(\x0b\x32$.balcao.projection.v1.SkillReference\x12\x0e\n\x06notice\x18\x02 \x01(\t\x12\x36\n\x0b\x63onsequence\x18\x03 \x01(\x0b\x32!.balcao.projection.v1.Consequence\"H\n\x19ListMyAppointmentsRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x12\n\ncontact_id\x18\x02 \x01(\t\"Z\n\x1aListMyAppointmentsResponse\x12<\n\x0c\x61ppointments\x18\x01 \x01(\x0b\x32&.balcao.projection.v1.AppointmentsView\"\xec\x01\n\x18\x43heckAvailabilityRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x12\n\ncontact_id\x18\x02 \x01(\t\x12\x0f\n\x07unit_id\x18\x03 \x01(\t\x12\x0f\n\x07service\x18\x04 \x01(\t\x12\x14\n\x0cprofessional\x18\x05 \x01(\t\x12\x11\n\tfrom_date\x18\x06 \x01(\t\x12\x0f\n\x07to_date\x18\x07 \x01(\t\x12\x34\n\x0bpart_of_day\x18\x08 \x01(\x0e\x32\x1f.balcao.projection.v1.PartOfDay\x12\x11\n\tmax_slots\x18\t \x01(\x05\"\xc7\x01\n\x19\x43heckAvailabilityResponse\x12)\n\x05slots\x18\x01 \x03(\x0b\x32\x1a.balcao.projection.v1.Slot\x12\x37\n\x13handles_valid_until\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06notice\x18\x03 \x01(\t\x12\x36\n\x0b\x63onsequence\x18\x04 \x01(\x0b\x32!.balcao.projection.v1.Consequence\"\x85\x02\n\x0bTurnContext\x12/\n\x04lead\x18\x01 \x01(\x0b\x32!.balcao.projection.v1.LeadContext\x12<\n\x0c\x61ppointments\x18\x02 \x01(\x0b\x32&.balcao.projection.v1.AppointmentsView\x12,\n\x04unit\x18\x03 \x01(\x0b\x32\x1e.balcao.projection.v1.UnitView\x12\x35\n\x08\x62usiness\x18\x04 \x01(\x0b\x32#.balcao.projection.v1.BusinessFacts\x12\x11\n\tnow_label\x18\x05 \x01(\t\x12\x0f\n\x07now_iso\x18\x06 \x01(\t\"\xdb\x02\n\x0bLeadContext\x12\x32\n\x07\x63ontact\x18\x01 \x01(\x0b\x32!.balcao.projection.v1.ContactView\x12\x30\n\x06memory\x18\x02 \x01(\x0b\x32 .balcao.projection.v1.LeadMemory\x12.\n\x05stage\x18\x03 \x01(\x0b\x32\x1f.balcao.projection.v1.LeadStage\x12\x37\n\nopen_cases\x18\x04 \x03(\x0b\x32#.balcao.projection.v1.HumanCaseView\x12=\n\x11pending_followups\x18\x05 \x03(\x0b\x32\".balcao.projection.v1.FollowupView\x12>\n\x11recent_activities\x18\x06 \x03(\x0b\x32#.balcao.projection.v1.TimelineEntry\"I\n\x0b\x43ontactView\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x15\n\rfirst_contact\x18\x02 \x01(\x08\x12\x15\n\rchannel_label\x18\x03 \x01(\t\"z\n\nLeadMemory\x12\x17\n\x0frolling_summary\x18\x01 \x01(\t\x12\x13\n\x0b\x63ommitments\x18\x02 \x03(\t\x12\x12\n\nobjections\x18\x03 \x03(\t\x12\x13\n\x0bnext_action\x18\x04 \x01(\t\x12\x15\n\rwritten_label\x18\x05 \x01(\t\"+\n\tLeadStage\x12\r\n\x05label\x18\x01 \x01(\t\x12\x0f\n\x07generic\x18\x02 \x01(\x08\"[\n\rHumanCaseView\x12\x0f\n\x07subject\x18\x01 \x01(\t\x12\x0e\n\x06status\x18\x02 \x01(\t\x12\x14\n\x0copened_label\x18\x03 \x01(\t\x12\x13\n\x0blast_update\x18\x04 \x01(\t\"?\n\x0c\x46ollowupView\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x11\n\tdue_label\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\"1\n\rTimelineEntry\x12\x12\n\nwhen_label\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\"\xb2\x01\n\x10\x41ppointmentsView\x12\x41\n\x12\x61ppointments_known\x18\x01 \x01(\x0e\x32%.balcao.projection.v1.AgendaKnowledge\x12\x37\n\x0c\x61ppointments\x18\x02 \x03(\x0b\x32!.balcao.projection.v1.Appointment\x12\x12\n\nmore_exist\x18\x03 \x01(\x08\x12\x0e\n\x06notice\x18\x04 \x01(\t\"\xa9\x01\n\x0b\x41ppointment\x12\x13\n\x0blocal_label\x18\x01 \x01(\t\x12\x15\n\rstarts_at_iso\x18\x02 \x01(\t\x12\x13\n\x0b\x65nds_at_iso\x18\x03 \x01(\t\x12\x0f\n\x07service\x18\x04 \x01(\t\x12\x14\n\x0cprofessional\x18\x05 \x01(\t\x12\r\n\x05place\x18\x06 \x01(\t\x12\x0e\n\x06status\x18\x07 \x01(\t\x12\x13\n\x0bmeet_status\x18\x08 \x01(\t\"\x7f\n\x04Slot\x12\x13\n\x0blocal_label\x18\x01 \x01(\t\x12\x15\n\rstarts_at_iso\x18\x02 \x01(\t\x12\x16\n\x0e\x64uration_label\x18\x03 \x01(\t\x12\x14\n\x0cprofessional\x18\x04 \x01(\t\x12\r\n\x05place\x18\x05 \x01(\t\x12\x0e\n\x06handle\x18\x06 \x01(\t\"\x82\x01\n\x08UnitView\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05voice\x18\x02 \x01(\t\x12\x14\n\x0cinstructions\x18\x03 \x01(\t\x12\x43\n\x10skill_references\x18\x04 \x03(\x0b\x32).balcao.projection.v1.SkillReferenceEntry\"9\n\x13SkillReferenceEntry\x12\r\n\x05title\x18\x01 \x01(\t\x12\x13\n\x0bwhen_useful\x18\x02 \x01(\t\"0\n\x0eSkillReference\x12\r\n\x05title\x18\x01 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x02 \x01(\t\"\xba\x01\n\rBusinessFacts\x12\x19\n\x11organization_name\x18\x01 \x01(\t\x12\x15\n\ropening_hours\x18\x02 \x01(\t\x12\x11\n\taddresses\x18\x03 \x03(\t\x12\x17\n\x0fpublic_contacts\x18\x04 \x03(\t\x12#\n\x1b\x61uthorised_commercial_facts\x18\x05 \x03(\t\x12\r\n\x05\x66\x61\x63ts\x18\x06 \x03(\t\x12\x17\n\x0ftime_zone_label\x18\x07 \x01(\t\".\n\x0cKnowledgeHit\x12\r\n\x05title\x18\x01 \x01(\t\x12\x0f\n\x07\x65xcerpt\x18\x02 \x01(\t\"?\n\x08LeadNote\x12\x15\n\rwritten_label\x18\x01 \x01(\t\x12\x0e\n\x06\x61uthor\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\"\x1b\n\x0b\x43onsequence\x12\x0c\n\x04text\x18\x01 \x01(\t*m\n\x0f\x41gendaKnowledge\x12 \n\x1c\x41GENDA_KNOWLEDGE_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x41GENDA_KNOWLEDGE_KNOWN\x10\x01\x12\x1c\n\x18\x41GENDA_KNOWLEDGE_UNKNOWN\x10\x02*u\n\tPartOfDay\x12\x1b\n\x17PART_OF_DAY_UNSPECIFIED\x10\x00\x12\x17\n\x13PART_OF_DAY_MORNING\x10\x01\x12\x19\n\x15PART_OF_DAY_AFTERNOON\x10\x02\x12\x17\n\x13PART_OF_DAY_EVENING\x10\x03\x32\xa9\x06\n\x11ProjectionService\x12k\n\x0eGetTurnContext\x12+.balcao.projection.v1.GetTurnContextRequest\x1a,.balcao.projection.v1.GetTurnContextResponse\x12k\n\x0eGetLeadContext\x12+.balcao.projection.v1.GetLeadContextRequest\x1a,.balcao.projection.v1.GetLeadContextResponse\x12n\n\x0fSearchKnowledge\x12,.balcao.projection.v1.SearchKnowledgeRequest\x1a-.balcao.projection.v1.SearchKnowledgeResponse\x12\x62\n\x0bGetLeadNote\x12(.balcao.projection.v1.GetLeadNoteRequest\x1a).balcao.projection.v1.GetLeadNoteResponse\x12w\n\x12ReadSkillReference\x12/.balcao.projection.v1.ReadSkillReferenceRequest\x1a\x30.balcao.projection.v1.ReadSkillReferenceResponse\x12w\n\x12ListMyAppointments\x12/.balcao.projection.v1.ListMyAppointmentsRequest\x1a\x30.balcao.projection.v1.ListMyAppointmentsResponse\x12t\n\x11\x43heckAvailability\x12..balcao.projection.v1.CheckAvailabilityRequest\x1a/.balcao.projection.v1.CheckAvailabilityResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n%balcao/projection/v1/projection.proto\x12\x14\x62\x61lcao.projection.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"o\n\x15GetTurnContextRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x12\n\ncontact_id\x18\x02 \x01(\t\x12\x0f\n\x07unit_id\x18\x03 \x01(\t\x12\x18\n\x10\x61gent_version_id\x18\x04 \x01(\t\"L\n\x16GetTurnContextResponse\x12\x32\n\x07\x63ontext\x18\x01 \x01(\x0b\x32!.balcao.projection.v1.TurnContext\"D\n\x15GetLeadContextRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x12\n\ncontact_id\x18\x02 \x01(\t\"I\n\x16GetLeadContextResponse\x12/\n\x04lead\x18\x01 \x01(\x0b\x32!.balcao.projection.v1.LeadContext\"z\n\x16SearchKnowledgeRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x12\n\ncontact_id\x18\x02 \x01(\t\x12\x0f\n\x07unit_id\x18\x03 \x01(\t\x12\r\n\x05query\x18\x04 \x01(\t\x12\x13\n\x0bmax_results\x18\x05 \x01(\x05\"\x93\x01\n\x17SearchKnowledgeResponse\x12\x30\n\x04hits\x18\x01 \x03(\x0b\x32\".balcao.projection.v1.KnowledgeHit\x12\x0e\n\x06notice\x18\x02 \x01(\t\x12\x36\n\x0b\x63onsequence\x18\x03 \x01(\x0b\x32!.balcao.projection.v1.Consequence\"P\n\x12GetLeadNoteRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x12\n\ncontact_id\x18\x02 \x01(\t\x12\r\n\x05topic\x18\x03 \x01(\t\"\xa0\x01\n\x13GetLeadNoteResponse\x12-\n\x05notes\x18\x01 \x03(\x0b\x32\x1e.balcao.projection.v1.LeadNote\x12\x12\n\nmore_exist\x18\x02 \x01(\x08\x12\x0e\n\x06notice\x18\x03 \x01(\t\x12\x36\n\x0b\x63onsequence\x18\x04 \x01(\x0b\x32!.balcao.projection.v1.Consequence\"h\n\x19ReadSkillReferenceRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x12\n\ncontact_id\x18\x02 \x01(\t\x12\x0f\n\x07unit_id\x18\x03 \x01(\t\x12\r\n\x05title\x18\x04 \x01(\t\"\x9d\x01\n\x1aReadSkillReferenceResponse\x12\x37\n\treference\x18\x01 \x01(\x0b\x32$.balcao.projection.v1.SkillReference\x12\x0e\n\x06notice\x18\x02 \x01(\t\x12\x36\n\x0b\x63onsequence\x18\x03 \x01(\x0b\x32!.balcao.projection.v1.Consequence\"H\n\x19ListMyAppointmentsRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x12\n\ncontact_id\x18\x02 \x01(\t\"Z\n\x1aListMyAppointmentsResponse\x12<\n\x0c\x61ppointments\x18\x01 \x01(\x0b\x32&.balcao.projection.v1.AppointmentsView\"\x86\x02\n\x18\x43heckAvailabilityRequest\x12\x17\n\x0forganization_id\x18\x01 \x01(\t\x12\x12\n\ncontact_id\x18\x02 \x01(\t\x12\x0f\n\x07unit_id\x18\x03 \x01(\t\x12\x0f\n\x07service\x18\x04 \x01(\t\x12\x14\n\x0cprofessional\x18\x05 \x01(\t\x12\x11\n\tfrom_date\x18\x06 \x01(\t\x12\x0f\n\x07to_date\x18\x07 \x01(\t\x12\x34\n\x0bpart_of_day\x18\x08 \x01(\x0e\x32\x1f.balcao.projection.v1.PartOfDay\x12\x11\n\tmax_slots\x18\t \x01(\x05\x12\x18\n\x10\x61gent_version_id\x18\n \x01(\t\"\xc7\x01\n\x19\x43heckAvailabilityResponse\x12)\n\x05slots\x18\x01 \x03(\x0b\x32\x1a.balcao.projection.v1.Slot\x12\x37\n\x13handles_valid_until\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06notice\x18\x03 \x01(\t\x12\x36\n\x0b\x63onsequence\x18\x04 \x01(\x0b\x32!.balcao.projection.v1.Consequence\"\x85\x02\n\x0bTurnContext\x12/\n\x04lead\x18\x01 \x01(\x0b\x32!.balcao.projection.v1.LeadContext\x12<\n\x0c\x61ppointments\x18\x02 \x01(\x0b\x32&.balcao.projection.v1.AppointmentsView\x12,\n\x04unit\x18\x03 \x01(\x0b\x32\x1e.balcao.projection.v1.UnitView\x12\x35\n\x08\x62usiness\x18\x04 \x01(\x0b\x32#.balcao.projection.v1.BusinessFacts\x12\x11\n\tnow_label\x18\x05 \x01(\t\x12\x0f\n\x07now_iso\x18\x06 \x01(\t\"\xdb\x02\n\x0bLeadContext\x12\x32\n\x07\x63ontact\x18\x01 \x01(\x0b\x32!.balcao.projection.v1.ContactView\x12\x30\n\x06memory\x18\x02 \x01(\x0b\x32 .balcao.projection.v1.LeadMemory\x12.\n\x05stage\x18\x03 \x01(\x0b\x32\x1f.balcao.projection.v1.LeadStage\x12\x37\n\nopen_cases\x18\x04 \x03(\x0b\x32#.balcao.projection.v1.HumanCaseView\x12=\n\x11pending_followups\x18\x05 \x03(\x0b\x32\".balcao.projection.v1.FollowupView\x12>\n\x11recent_activities\x18\x06 \x03(\x0b\x32#.balcao.projection.v1.TimelineEntry\"I\n\x0b\x43ontactView\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x15\n\rfirst_contact\x18\x02 \x01(\x08\x12\x15\n\rchannel_label\x18\x03 \x01(\t\"z\n\nLeadMemory\x12\x17\n\x0frolling_summary\x18\x01 \x01(\t\x12\x13\n\x0b\x63ommitments\x18\x02 \x03(\t\x12\x12\n\nobjections\x18\x03 \x03(\t\x12\x13\n\x0bnext_action\x18\x04 \x01(\t\x12\x15\n\rwritten_label\x18\x05 \x01(\t\"+\n\tLeadStage\x12\r\n\x05label\x18\x01 \x01(\t\x12\x0f\n\x07generic\x18\x02 \x01(\x08\"[\n\rHumanCaseView\x12\x0f\n\x07subject\x18\x01 \x01(\t\x12\x0e\n\x06status\x18\x02 \x01(\t\x12\x14\n\x0copened_label\x18\x03 \x01(\t\x12\x13\n\x0blast_update\x18\x04 \x01(\t\"?\n\x0c\x46ollowupView\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x11\n\tdue_label\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\"1\n\rTimelineEntry\x12\x12\n\nwhen_label\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\"\xb2\x01\n\x10\x41ppointmentsView\x12\x41\n\x12\x61ppointments_known\x18\x01 \x01(\x0e\x32%.balcao.projection.v1.AgendaKnowledge\x12\x37\n\x0c\x61ppointments\x18\x02 \x03(\x0b\x32!.balcao.projection.v1.Appointment\x12\x12\n\nmore_exist\x18\x03 \x01(\x08\x12\x0e\n\x06notice\x18\x04 \x01(\t\"\xa9\x01\n\x0b\x41ppointment\x12\x13\n\x0blocal_label\x18\x01 \x01(\t\x12\x15\n\rstarts_at_iso\x18\x02 \x01(\t\x12\x13\n\x0b\x65nds_at_iso\x18\x03 \x01(\t\x12\x0f\n\x07service\x18\x04 \x01(\t\x12\x14\n\x0cprofessional\x18\x05 \x01(\t\x12\r\n\x05place\x18\x06 \x01(\t\x12\x0e\n\x06status\x18\x07 \x01(\t\x12\x13\n\x0bmeet_status\x18\x08 \x01(\t\"\x7f\n\x04Slot\x12\x13\n\x0blocal_label\x18\x01 \x01(\t\x12\x15\n\rstarts_at_iso\x18\x02 \x01(\t\x12\x16\n\x0e\x64uration_label\x18\x03 \x01(\t\x12\x14\n\x0cprofessional\x18\x04 \x01(\t\x12\r\n\x05place\x18\x05 \x01(\t\x12\x0e\n\x06handle\x18\x06 \x01(\t\"\x82\x01\n\x08UnitView\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05voice\x18\x02 \x01(\t\x12\x14\n\x0cinstructions\x18\x03 \x01(\t\x12\x43\n\x10skill_references\x18\x04 \x03(\x0b\x32).balcao.projection.v1.SkillReferenceEntry\"9\n\x13SkillReferenceEntry\x12\r\n\x05title\x18\x01 \x01(\t\x12\x13\n\x0bwhen_useful\x18\x02 \x01(\t\"0\n\x0eSkillReference\x12\r\n\x05title\x18\x01 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x02 \x01(\t\"\xba\x01\n\rBusinessFacts\x12\x19\n\x11organization_name\x18\x01 \x01(\t\x12\x15\n\ropening_hours\x18\x02 \x01(\t\x12\x11\n\taddresses\x18\x03 \x03(\t\x12\x17\n\x0fpublic_contacts\x18\x04 \x03(\t\x12#\n\x1b\x61uthorised_commercial_facts\x18\x05 \x03(\t\x12\r\n\x05\x66\x61\x63ts\x18\x06 \x03(\t\x12\x17\n\x0ftime_zone_label\x18\x07 \x01(\t\".\n\x0cKnowledgeHit\x12\r\n\x05title\x18\x01 \x01(\t\x12\x0f\n\x07\x65xcerpt\x18\x02 \x01(\t\"?\n\x08LeadNote\x12\x15\n\rwritten_label\x18\x01 \x01(\t\x12\x0e\n\x06\x61uthor\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\"\x1b\n\x0b\x43onsequence\x12\x0c\n\x04text\x18\x01 \x01(\t*m\n\x0f\x41gendaKnowledge\x12 \n\x1c\x41GENDA_KNOWLEDGE_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x41GENDA_KNOWLEDGE_KNOWN\x10\x01\x12\x1c\n\x18\x41GENDA_KNOWLEDGE_UNKNOWN\x10\x02*u\n\tPartOfDay\x12\x1b\n\x17PART_OF_DAY_UNSPECIFIED\x10\x00\x12\x17\n\x13PART_OF_DAY_MORNING\x10\x01\x12\x19\n\x15PART_OF_DAY_AFTERNOON\x10\x02\x12\x17\n\x13PART_OF_DAY_EVENING\x10\x03\x32\xa9\x06\n\x11ProjectionService\x12k\n\x0eGetTurnContext\x12+.balcao.projection.v1.GetTurnContextRequest\x1a,.balcao.projection.v1.GetTurnContextResponse\x12k\n\x0eGetLeadContext\x12+.balcao.projection.v1.GetLeadContextRequest\x1a,.balcao.projection.v1.GetLeadContextResponse\x12n\n\x0fSearchKnowledge\x12,.balcao.projection.v1.SearchKnowledgeRequest\x1a-.balcao.projection.v1.SearchKnowledgeResponse\x12\x62\n\x0bGetLeadNote\x12(.balcao.projection.v1.GetLeadNoteRequest\x1a).balcao.projection.v1.GetLeadNoteResponse\x12w\n\x12ReadSkillReference\x12/.balcao.projection.v1.ReadSkillReferenceRequest\x1a\x30.balcao.projection.v1.ReadSkillReferenceResponse\x12w\n\x12ListMyAppointments\x12/.balcao.projection.v1.ListMyAppointmentsRequest\x1a\x30.balcao.projection.v1.ListMyAppointmentsResponse\x12t\n\x11\x43heckAvailability\x12..balcao.projection.v1.CheckAvailabilityRequest\x1a/.balcao.projection.v1.CheckAvailabilityResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'balcao.projection.v1.projection_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_AGENDAKNOWLEDGE']._serialized_start=3946
-  _globals['_AGENDAKNOWLEDGE']._serialized_end=4055
-  _globals['_PARTOFDAY']._serialized_start=4057
-  _globals['_PARTOFDAY']._serialized_end=4174
+  _globals['_AGENDAKNOWLEDGE']._serialized_start=3972
+  _globals['_AGENDAKNOWLEDGE']._serialized_end=4081
+  _globals['_PARTOFDAY']._serialized_start=4083
+  _globals['_PARTOFDAY']._serialized_end=4200
   _globals['_GETTURNCONTEXTREQUEST']._serialized_start=96
   _globals['_GETTURNCONTEXTREQUEST']._serialized_end=207
   _globals['_GETTURNCONTEXTRESPONSE']._serialized_start=209
@@ -61,45 +61,45 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTMYAPPOINTMENTSRESPONSE']._serialized_start=1291
   _globals['_LISTMYAPPOINTMENTSRESPONSE']._serialized_end=1381
   _globals['_CHECKAVAILABILITYREQUEST']._serialized_start=1384
-  _globals['_CHECKAVAILABILITYREQUEST']._serialized_end=1620
-  _globals['_CHECKAVAILABILITYRESPONSE']._serialized_start=1623
-  _globals['_CHECKAVAILABILITYRESPONSE']._serialized_end=1822
-  _globals['_TURNCONTEXT']._serialized_start=1825
-  _globals['_TURNCONTEXT']._serialized_end=2086
-  _globals['_LEADCONTEXT']._serialized_start=2089
-  _globals['_LEADCONTEXT']._serialized_end=2436
-  _globals['_CONTACTVIEW']._serialized_start=2438
-  _globals['_CONTACTVIEW']._serialized_end=2511
-  _globals['_LEADMEMORY']._serialized_start=2513
-  _globals['_LEADMEMORY']._serialized_end=2635
-  _globals['_LEADSTAGE']._serialized_start=2637
-  _globals['_LEADSTAGE']._serialized_end=2680
-  _globals['_HUMANCASEVIEW']._serialized_start=2682
-  _globals['_HUMANCASEVIEW']._serialized_end=2773
-  _globals['_FOLLOWUPVIEW']._serialized_start=2775
-  _globals['_FOLLOWUPVIEW']._serialized_end=2838
-  _globals['_TIMELINEENTRY']._serialized_start=2840
-  _globals['_TIMELINEENTRY']._serialized_end=2889
-  _globals['_APPOINTMENTSVIEW']._serialized_start=2892
-  _globals['_APPOINTMENTSVIEW']._serialized_end=3070
-  _globals['_APPOINTMENT']._serialized_start=3073
-  _globals['_APPOINTMENT']._serialized_end=3242
-  _globals['_SLOT']._serialized_start=3244
-  _globals['_SLOT']._serialized_end=3371
-  _globals['_UNITVIEW']._serialized_start=3374
-  _globals['_UNITVIEW']._serialized_end=3504
-  _globals['_SKILLREFERENCEENTRY']._serialized_start=3506
-  _globals['_SKILLREFERENCEENTRY']._serialized_end=3563
-  _globals['_SKILLREFERENCE']._serialized_start=3565
-  _globals['_SKILLREFERENCE']._serialized_end=3613
-  _globals['_BUSINESSFACTS']._serialized_start=3616
-  _globals['_BUSINESSFACTS']._serialized_end=3802
-  _globals['_KNOWLEDGEHIT']._serialized_start=3804
-  _globals['_KNOWLEDGEHIT']._serialized_end=3850
-  _globals['_LEADNOTE']._serialized_start=3852
-  _globals['_LEADNOTE']._serialized_end=3915
-  _globals['_CONSEQUENCE']._serialized_start=3917
-  _globals['_CONSEQUENCE']._serialized_end=3944
-  _globals['_PROJECTIONSERVICE']._serialized_start=4177
-  _globals['_PROJECTIONSERVICE']._serialized_end=4986
+  _globals['_CHECKAVAILABILITYREQUEST']._serialized_end=1646
+  _globals['_CHECKAVAILABILITYRESPONSE']._serialized_start=1649
+  _globals['_CHECKAVAILABILITYRESPONSE']._serialized_end=1848
+  _globals['_TURNCONTEXT']._serialized_start=1851
+  _globals['_TURNCONTEXT']._serialized_end=2112
+  _globals['_LEADCONTEXT']._serialized_start=2115
+  _globals['_LEADCONTEXT']._serialized_end=2462
+  _globals['_CONTACTVIEW']._serialized_start=2464
+  _globals['_CONTACTVIEW']._serialized_end=2537
+  _globals['_LEADMEMORY']._serialized_start=2539
+  _globals['_LEADMEMORY']._serialized_end=2661
+  _globals['_LEADSTAGE']._serialized_start=2663
+  _globals['_LEADSTAGE']._serialized_end=2706
+  _globals['_HUMANCASEVIEW']._serialized_start=2708
+  _globals['_HUMANCASEVIEW']._serialized_end=2799
+  _globals['_FOLLOWUPVIEW']._serialized_start=2801
+  _globals['_FOLLOWUPVIEW']._serialized_end=2864
+  _globals['_TIMELINEENTRY']._serialized_start=2866
+  _globals['_TIMELINEENTRY']._serialized_end=2915
+  _globals['_APPOINTMENTSVIEW']._serialized_start=2918
+  _globals['_APPOINTMENTSVIEW']._serialized_end=3096
+  _globals['_APPOINTMENT']._serialized_start=3099
+  _globals['_APPOINTMENT']._serialized_end=3268
+  _globals['_SLOT']._serialized_start=3270
+  _globals['_SLOT']._serialized_end=3397
+  _globals['_UNITVIEW']._serialized_start=3400
+  _globals['_UNITVIEW']._serialized_end=3530
+  _globals['_SKILLREFERENCEENTRY']._serialized_start=3532
+  _globals['_SKILLREFERENCEENTRY']._serialized_end=3589
+  _globals['_SKILLREFERENCE']._serialized_start=3591
+  _globals['_SKILLREFERENCE']._serialized_end=3639
+  _globals['_BUSINESSFACTS']._serialized_start=3642
+  _globals['_BUSINESSFACTS']._serialized_end=3828
+  _globals['_KNOWLEDGEHIT']._serialized_start=3830
+  _globals['_KNOWLEDGEHIT']._serialized_end=3876
+  _globals['_LEADNOTE']._serialized_start=3878
+  _globals['_LEADNOTE']._serialized_end=3941
+  _globals['_CONSEQUENCE']._serialized_start=3943
+  _globals['_CONSEQUENCE']._serialized_end=3970
+  _globals['_PROJECTIONSERVICE']._serialized_start=4203
+  _globals['_PROJECTIONSERVICE']._serialized_end=5012
 # @@protoc_insertion_point(module_scope)

@@ -145,7 +145,7 @@ class ListMyAppointmentsResponse(_message.Message):
     def __init__(self, appointments: _Optional[_Union[AppointmentsView, _Mapping]] = ...) -> None: ...
 
 class CheckAvailabilityRequest(_message.Message):
-    __slots__ = ("organization_id", "contact_id", "unit_id", "service", "professional", "from_date", "to_date", "part_of_day", "max_slots")
+    __slots__ = ("organization_id", "contact_id", "unit_id", "service", "professional", "from_date", "to_date", "part_of_day", "max_slots", "agent_version_id")
     ORGANIZATION_ID_FIELD_NUMBER: _ClassVar[int]
     CONTACT_ID_FIELD_NUMBER: _ClassVar[int]
     UNIT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -155,6 +155,7 @@ class CheckAvailabilityRequest(_message.Message):
     TO_DATE_FIELD_NUMBER: _ClassVar[int]
     PART_OF_DAY_FIELD_NUMBER: _ClassVar[int]
     MAX_SLOTS_FIELD_NUMBER: _ClassVar[int]
+    AGENT_VERSION_ID_FIELD_NUMBER: _ClassVar[int]
     organization_id: str
     contact_id: str
     unit_id: str
@@ -164,7 +165,8 @@ class CheckAvailabilityRequest(_message.Message):
     to_date: str
     part_of_day: PartOfDay
     max_slots: int
-    def __init__(self, organization_id: _Optional[str] = ..., contact_id: _Optional[str] = ..., unit_id: _Optional[str] = ..., service: _Optional[str] = ..., professional: _Optional[str] = ..., from_date: _Optional[str] = ..., to_date: _Optional[str] = ..., part_of_day: _Optional[_Union[PartOfDay, str]] = ..., max_slots: _Optional[int] = ...) -> None: ...
+    agent_version_id: str
+    def __init__(self, organization_id: _Optional[str] = ..., contact_id: _Optional[str] = ..., unit_id: _Optional[str] = ..., service: _Optional[str] = ..., professional: _Optional[str] = ..., from_date: _Optional[str] = ..., to_date: _Optional[str] = ..., part_of_day: _Optional[_Union[PartOfDay, str]] = ..., max_slots: _Optional[int] = ..., agent_version_id: _Optional[str] = ...) -> None: ...
 
 class CheckAvailabilityResponse(_message.Message):
     __slots__ = ("slots", "handles_valid_until", "notice", "consequence")
