@@ -80,11 +80,24 @@ class RunningServer:
 
 
 async def create_server(
-    definition: ServiceDefinition, *, secret: bytes, host: str, port: int
+    definition: ServiceDefinition,
+    *,
+    secret: bytes,
+    host: str,
+    port: int,
+    max_connection_age_seconds: float = 0.0,
+    max_connection_age_grace_seconds: float = 0.0,
 ) -> RunningServer:
-    """Build and start a server that reports NOT_SERVING until told otherwise."""
+    """Build and start a server that reports NOT_SERVING until told otherwise.
+
+    With `max_connection_age_seconds`, each client connection is closed after that long (its
+    calls in flight get the grace), so clients spread over the replicas a Service adds."""
+    options: list[tuple[str, int]] = []
+    if max_connection_age_seconds > 0:
+        options.append(("grpc.max_connection_age_ms", int(max_connection_age_seconds * 1000)))
+        options.append(("grpc.max_connection_age_grace_ms", int(max_connection_age_grace_seconds * 1000)))
     # No interceptors of the kit's own: identity and tracing wrap each handler once (handlers.py).
-    server = grpc.aio.server(interceptors=list(definition.extra_interceptors) or None)
+    server = grpc.aio.server(interceptors=list(definition.extra_interceptors) or None, options=options or None)
     check = CallerCheck(secret, [r.policy for r in definition.registrations])
     tracer = rpc_tracer()
     names = []
@@ -198,6 +211,8 @@ async def run(
             secret=settings.mesh_secret.get_secret_value().encode(),
             host=settings.bind_host,
             port=settings.grpc_port,
+            max_connection_age_seconds=settings.grpc_max_connection_age_seconds,
+            max_connection_age_grace_seconds=settings.grpc_max_connection_age_grace_seconds,
         )
         log.info("listening", extra={"port": running.port, "services": running.service_names})
         if isinstance(settings, DatabaseSettings):

@@ -42,6 +42,15 @@ class ServiceSettings(BaseSettings):
     bind_host: str = Field("127.0.0.1", validation_alias=_env("BALCAO_BIND_HOST"))
     grpc_port: int = Field(0, ge=0, le=65535)
     stop_grace_seconds: float = Field(10.0, ge=0, validation_alias=_env("BALCAO_STOP_GRACE_SECONDS"))
+    # A client's connection is closed (GOAWAY) after this long, so its next calls open a new one
+    # and reach the replicas added since (a Kubernetes Service balances connections, not calls);
+    # calls in flight get the grace to finish (the Conversador's may take 180 s). 0: never.
+    grpc_max_connection_age_seconds: float = Field(
+        300.0, ge=0, validation_alias=_env("BALCAO_GRPC_MAX_CONNECTION_AGE_SECONDS")
+    )
+    grpc_max_connection_age_grace_seconds: float = Field(
+        300.0, ge=0, validation_alias=_env("BALCAO_GRPC_MAX_CONNECTION_AGE_GRACE_SECONDS")
+    )
     log_level: str = Field("INFO", validation_alias=_env("BALCAO_LOG_LEVEL"))
     data_dir: Path = Field(Path(".balcao"), validation_alias=_env("BALCAO_DATA_DIR"))
 

@@ -107,6 +107,10 @@ class Worker:
                     self._wake.set()
             except asyncio.CancelledError:
                 raise
+            except grpc.aio.AioRpcError as error:
+                # UNAVAILABLE is also crm ageing the connection out (every few minutes, by design).
+                level = logging.INFO if error.code() == grpc.StatusCode.UNAVAILABLE else logging.WARNING
+                log.log(level, "subscription dropped", extra={"error": error.code().name})
             except Exception as error:  # noqa: BLE001 - the stream drops; poll meanwhile and reconnect
                 log.warning("subscription dropped", extra={"error": str(error)})
             self.subscribed = False

@@ -7,6 +7,7 @@ servicer sees as its caller, who is refused before it runs, and the spans both s
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -220,3 +221,43 @@ def test_a_forged_token_is_refused_every_time() -> None:
     for _ in range(2):
         with pytest.raises(InvalidToken, match="signature"):
             verifier.verify(forged)
+
+
+class _Peers(crm_read_pb2_grpc.CrmReadServiceServicer):
+    """Which client connection (address and port) each call came on."""
+
+    def __init__(self) -> None:
+        self.peers: list[str] = []
+
+    async def GetOrganization(self, request: rd.GetOrganizationRequest, context: Any) -> rd.GetOrganizationResponse:
+        self.peers.append(context.peer())
+        return rd.GetOrganizationResponse(organization=r.Organization(organization_id=request.organization_id))
+
+
+async def test_an_old_connection_is_closed_so_the_next_calls_open_a_new_one() -> None:
+    """A Kubernetes Service balances connections, not calls: a server that ages connections out
+    makes every client reconnect now and then, and so reach the replicas added since."""
+    peers = _Peers()
+    definition = ServiceDefinition(
+        [Registration(peers, crm_read_pb2_grpc.add_CrmReadServiceServicer_to_server, allow(READ, ["seguranca"]))]
+    )
+    running = await create_server(
+        definition, secret=SECRET.encode(), host="127.0.0.1", port=0,
+        max_connection_age_seconds=0.3, max_connection_age_grace_seconds=0.3,
+    )
+    await running.set_serving(True)
+    try:
+        async with open_channel(_settings(SegurancaSettings, running), "crm") as channel:
+            stub = crm_read_pb2_grpc.CrmReadServiceStub(channel)
+            await stub.GetOrganization(rd.GetOrganizationRequest(organization_id="o1"))
+            await stub.GetOrganization(rd.GetOrganizationRequest(organization_id="o2"))
+            await asyncio.sleep(1.5)  # past the age and the grace: the server closed the connection
+            await stub.GetOrganization(rd.GetOrganizationRequest(organization_id="o3"))
+    finally:
+        await running.server.stop(0)
+    assert peers.peers[0] == peers.peers[1] != peers.peers[2]
+
+
+def test_connections_age_out_by_default_after_five_minutes_with_five_more_to_finish() -> None:
+    settings = SegurancaSettings(mesh_secret=SECRET)
+    assert (settings.grpc_max_connection_age_seconds, settings.grpc_max_connection_age_grace_seconds) == (300, 300)
