@@ -717,6 +717,66 @@ async def next_unfinished_turn(conn: AsyncConnection, organization_id: UUID, con
     return _turn(row) if row else None
 
 
+async def next_work(conn: AsyncConnection, organization_id: UUID, contact_id: UUID) -> tuple[Turn | None, bool, bool]:
+    """What the contact has to do now, in one read of a locked conversation: its oldest unfinished
+    turn (`next_unfinished_turn`) and (a message waits for a turn, the debounce has elapsed)
+    (`waiting_and_due`)."""
+    row = (
+        (
+            await conn.execute(
+                _q(
+                    f"""
+                    SELECT {", ".join("t." + c.strip() for c in _TURN_COLUMNS.split(","))},
+                           t.turn_id IS NOT NULL AS has_turn, w.waiting, w.due
+                    FROM (
+                        SELECT EXISTS (
+                                   SELECT 1 FROM gateway.inbound_messages m
+                                   WHERE m.organization_id = c.organization_id AND m.contact_id = c.contact_id
+                                     AND m.answerable AND m.seq > c.watermark AND m.turn_id IS NULL) AS waiting,
+                               coalesce(c.due_at <= now(), true) AS due
+                        FROM gateway.conversations c WHERE c.organization_id = :org AND c.contact_id = :contact
+                    ) w
+                    LEFT JOIN LATERAL (
+                        SELECT * FROM gateway.turns WHERE organization_id = :org AND contact_id = :contact
+                          AND status = ANY(:open) ORDER BY created_at, turn_id LIMIT 1
+                    ) t ON true
+                    """
+                ),
+                {"org": organization_id, "contact": contact_id, "open": list(UNFINISHED)},
+            )
+        )
+        .mappings()
+        .first()
+    )
+    if row is None:
+        return None, False, True
+    return (_turn(row) if row["has_turn"] else None), bool(row["waiting"]), bool(row["due"])
+
+
+async def start_turn(
+    conn: AsyncConnection, organization_id: UUID, contact_id: UUID, turn_id: UUID, trace_id: str
+) -> Turn:
+    """A new inbound turn whose first attempt begins now (`insert_turn` then `begin_attempt`, in one statement)."""
+    row = (
+        (
+            await conn.execute(
+                _q(
+                    f"""
+                    INSERT INTO gateway.turns
+                        (organization_id, turn_id, contact_id, trigger, status, attempts, started_at, trace_id)
+                    VALUES (:org, :turn, :contact, 'inbound', 'running', 1, now(), :trace)
+                    RETURNING {_TURN_COLUMNS}
+                    """
+                ),
+                {"org": organization_id, "turn": turn_id, "contact": contact_id, "trace": trace_id},
+            )
+        )
+        .mappings()
+        .one()
+    )
+    return _turn(row)
+
+
 _TURN_UPDATABLE = frozenset(
     {
         "status",
