@@ -44,7 +44,7 @@ from services.gateway import execution as ex
 from services.gateway.configuration import ConfigCache, OrgConfig
 from services.gateway.outbound import ChannelRegistry, OutboundChannel
 from services.gateway.peers import PeerFailure, Peers, call
-from services.gateway.records import Claim, Conversation, Inbound, Turn
+from services.gateway.records import Claim, Conversation, Inbound, SendingStats, Turn
 from services.gateway.review import Reviewer, human_owned, used_agenda_tool
 from services.gateway.sending import Sender, SendResult, Writes
 
@@ -128,6 +128,9 @@ class Ctx:
     answered_upto: int = 0
     # `IDLE` or `DUE_AGAIN` once the finish gave the claim back (nothing left to run now).
     released: str = ""
+    # The sending statistics read with the last "did the customer write meanwhile?" check, for the
+    # review that follows it (used once; any later review reads them again).
+    stats: SendingStats | None = None
 
     @property
     def org(self) -> Any:
@@ -754,6 +757,11 @@ class TurnRunner:
         async with repository.tenant(self.engine, ctx.org) as conn:
             await repository.lock_conversation(conn, ctx.claim)
             newer = await repository.take_inbound(conn, ctx.org, ctx.contact, ctx.turn.turn_id, ctx.turn.inbound_upto)
+            if not newer:
+                # The review comes next: the sending statistics it needs are read here, in this
+                # transaction, instead of in one of their own beside the review's crm reads.
+                sender = ctx.channel.sender(ctx.conversation.channel_instance)
+                ctx.stats = await repository.sending_stats(conn, ctx.org, ctx.contact, sender, ctx.config.time_zone)
         if not newer:
             return False
         ctx.turn.inbound_upto = newer[-1].seq
@@ -784,6 +792,7 @@ class TurnRunner:
         """Review until approved; revise (at most twice) when `revise`; a veto never releases by repetition."""
         while True:
             bookings = self._evidence(ctx) if kind in ("reply", "proactive", "followup") else None
+            stats, ctx.stats = ctx.stats, None
             with ex.step(ctx.execution, "review"), tracer.start_as_current_span("review", attributes={"kind": kind}):
                 response = await self.reviewer.review(
                     config=ctx.config,
@@ -797,6 +806,7 @@ class TurnRunner:
                     bookings=bookings,
                     tape=ctx.tape if revise else None,
                     agenda_consulted=self._agenda_consulted(ctx) if revise else False,
+                    stats=stats,
                 )
             ex.add_attempt(ctx.execution, attempt=attempt - 1, text=text, declaracao=declaracao, review=response)
             decision = response.WhichOneof("decision")
