@@ -539,28 +539,29 @@ async def make_due(conn: AsyncConnection, organization_id: UUID, contact_id: UUI
     )
 
 
+_SAVE_STATE = """
+    UPDATE gateway.conversations SET route = :route, reply_key = :reply_key,
+        requirements = CAST(:requirements AS jsonb), pending = CAST(:pending AS jsonb),
+        payload = CAST(:payload AS jsonb), transient = CAST(:transient AS jsonb), updated_at = now()
+    WHERE organization_id = :org AND contact_id = :contact
+"""
+
+
+def _state_params(conversation: Conversation) -> dict[str, Any]:
+    return {
+        "org": conversation.organization_id,
+        "contact": conversation.contact_id,
+        "route": conversation.route,
+        "reply_key": conversation.reply_key,
+        "requirements": _json(conversation.requirements),
+        "pending": None if conversation.pending is None else _json(conversation.pending),
+        "payload": _json(conversation.payload),
+        "transient": _json(conversation.transient),
+    }
+
+
 async def save_controller_state(conn: AsyncConnection, conversation: Conversation) -> None:
-    await _run(
-        conn,
-        _q(
-            """
-            UPDATE gateway.conversations SET route = :route, reply_key = :reply_key,
-                requirements = CAST(:requirements AS jsonb), pending = CAST(:pending AS jsonb),
-                payload = CAST(:payload AS jsonb), transient = CAST(:transient AS jsonb), updated_at = now()
-            WHERE organization_id = :org AND contact_id = :contact
-            """
-        ),
-        {
-            "org": conversation.organization_id,
-            "contact": conversation.contact_id,
-            "route": conversation.route,
-            "reply_key": conversation.reply_key,
-            "requirements": _json(conversation.requirements),
-            "pending": None if conversation.pending is None else _json(conversation.pending),
-            "payload": _json(conversation.payload),
-            "transient": _json(conversation.transient),
-        },
-    )
+    await _run(conn, _q(_SAVE_STATE), _state_params(conversation))
 
 
 async def mark_opt_out_confirmed(conn: AsyncConnection, organization_id: UUID, contact_id: UUID) -> None:
@@ -887,12 +888,13 @@ _TURN_UPDATABLE = frozenset(
 _JSON_COLUMNS = frozenset({"result", "progress"})
 
 
-async def update_turn(conn: AsyncConnection, organization_id: UUID, turn_id: UUID, **values: Any) -> None:
+def _turn_update(turn_id: UUID, values: dict[str, Any], params: dict[str, Any]) -> str:
+    """The UPDATE of a turn's `values` (their parameters added to `params`, beside `:org`)."""
     unknown = set(values) - _TURN_UPDATABLE
     if unknown:
         raise ValueError(f"not updatable: {sorted(unknown)}")
     assignments = []
-    params: dict[str, Any] = {"org": organization_id, "turn": turn_id}
+    params["turn"] = turn_id
     for name, value in values.items():
         if name in _JSON_COLUMNS:
             assignments.append(f"{name} = CAST(:{name} AS jsonb)")
@@ -902,11 +904,21 @@ async def update_turn(conn: AsyncConnection, organization_id: UUID, turn_id: UUI
         else:
             assignments.append(f"{name} = :{name}")
             params[name] = value
-    await _run(
-        conn,
-        _q(f"UPDATE gateway.turns SET {', '.join(assignments)} WHERE organization_id = :org AND turn_id = :turn"),
-        params,
-    )
+    return f"UPDATE gateway.turns SET {', '.join(assignments)} WHERE organization_id = :org AND turn_id = :turn"
+
+
+async def update_turn(conn: AsyncConnection, organization_id: UUID, turn_id: UUID, **values: Any) -> None:
+    params: dict[str, Any] = {"org": organization_id}
+    await _run(conn, _q(_turn_update(turn_id, values, params)), params)
+
+
+async def update_turn_and_state(
+    conn: AsyncConnection, conversation: Conversation, turn_id: UUID, **values: Any
+) -> None:
+    """`save_controller_state` and `update_turn` in one statement (the turn is the conversation's)."""
+    params = _state_params(conversation)
+    update = _turn_update(turn_id, values, params)
+    await _run(conn, _q(f"WITH state AS ({_SAVE_STATE}) {update}"), params)
 
 
 async def begin_attempt(conn: AsyncConnection, organization_id: UUID, turn_id: UUID, trace_id: str = "") -> Turn:
@@ -932,23 +944,36 @@ async def begin_attempt(conn: AsyncConnection, organization_id: UUID, turn_id: U
     return _turn(row)
 
 
-async def turns_of_inbound(conn: AsyncConnection, organization_id: UUID, inbound_id: UUID) -> Turn | None:
-    row = (
-        (
-            await _run(
-                conn,
-                _q(
-                    f"SELECT {', '.join('t.' + c.strip() for c in _TURN_COLUMNS.split(','))} FROM gateway.turns t "
-                    "JOIN gateway.inbound_messages m ON m.organization_id = t.organization_id "
-                    "AND m.turn_id = t.turn_id WHERE m.organization_id = :org AND m.inbound_id = :inbound"
-                ),
-                {"org": organization_id, "inbound": inbound_id},
-            )
-        )
-        .mappings()
-        .first()
+async def turn_for_result(
+    conn: AsyncConnection, organization_id: UUID, *, turn_id: UUID | None = None, inbound_id: UUID | None = None
+) -> tuple[Turn | None, UUID | None, list[UUID]]:
+    """What GetTurn reports, in one read: the turn (by its id, or the one that took `inbound_id`),
+    the contact of the message asked about (None when there is no such message, or no such turn
+    asked by id), and the ids of the turn's messages in order."""
+    columns = ", ".join("t." + c.strip() for c in _TURN_COLUMNS.split(","))
+    ids = (
+        "ARRAY(SELECT i.inbound_id FROM gateway.inbound_messages i "
+        "WHERE i.organization_id = :org AND i.turn_id = t.turn_id ORDER BY i.seq) AS inbound_ids"
     )
-    return _turn(row) if row else None
+    if turn_id is not None:
+        statement = _q(
+            f"SELECT {columns}, true AS has_turn, t.contact_id AS message_contact, {ids} "
+            "FROM gateway.turns t WHERE t.organization_id = :org AND t.turn_id = :turn"
+        )
+        params: dict[str, Any] = {"org": organization_id, "turn": turn_id}
+    else:
+        statement = _q(
+            f"SELECT {columns}, t.turn_id IS NOT NULL AS has_turn, m.contact_id AS message_contact, {ids} "
+            "FROM gateway.inbound_messages m LEFT JOIN gateway.turns t "
+            "ON t.organization_id = m.organization_id AND t.turn_id = m.turn_id "
+            "WHERE m.organization_id = :org AND m.inbound_id = :inbound"
+        )
+        params = {"org": organization_id, "inbound": inbound_id}
+    row = (await _run(conn, statement, params)).first()
+    if row is None:
+        return None, None, []
+    turn = _turn(row) if row["has_turn"] else None
+    return turn, row["message_contact"], list(row["inbound_ids"] or [])
 
 
 # ---------------------------------------------------------------------------------------------

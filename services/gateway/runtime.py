@@ -942,8 +942,9 @@ class TurnRunner:
                 raise CustomerWroteMeanwhile  # rolls the take back too; the caller takes them again
             # In the send's first transaction, before any part is reserved: a retry resumes after
             # the send, with the controller's decision kept.
-            await repository.update_turn(conn, ctx.org, ctx.turn.turn_id, stage=records.STAGE_SENT, progress=progress)
-            await repository.save_controller_state(conn, ctx.conversation)
+            await repository.update_turn_and_state(
+                conn, ctx.conversation, ctx.turn.turn_id, stage=records.STAGE_SENT, progress=progress
+            )
 
         return await self._after_send(ctx, progress, before=stage_sent)
 
@@ -959,10 +960,9 @@ class TurnRunner:
         )
         async with repository.tenant(self.engine, ctx.org) as conn:
             await repository.lock_conversation(conn, ctx.claim)
-            await repository.save_controller_state(conn, ctx.conversation)
-            await repository.update_turn(
+            await repository.update_turn_and_state(
                 conn,
-                ctx.org,
+                ctx.conversation,
                 ctx.turn.turn_id,
                 status=records.WAITING,
                 stage=records.STAGE_DRAFTED,
@@ -1187,10 +1187,9 @@ class TurnRunner:
             await repository.lock_conversation(conn, ctx.claim)
             if ctx.answered_upto < ctx.turn.inbound_upto:
                 await repository.advance_watermark(conn, ctx.org, ctx.contact, ctx.turn.inbound_upto)
-            await repository.save_controller_state(conn, ctx.conversation)
-            await repository.update_turn(
+            await repository.update_turn_and_state(
                 conn,
-                ctx.org,
+                ctx.conversation,
                 ctx.turn.turn_id,
                 status=records.DONE,
                 outcome=outcome,
