@@ -489,6 +489,23 @@ async def lock_conversation(conn: AsyncConnection, claim: Claim) -> Conversation
     return _conversation(row)
 
 
+async def hold_claim(conn: AsyncConnection, claim: Claim) -> None:
+    """`lock_conversation` for a transaction that needs only the fence, not the row: lock the
+    contact's row and check the claim still holds (`ClaimLost` otherwise)."""
+    row = (
+        await _run(
+            conn,
+            _q(
+                "SELECT claim_token FROM gateway.conversations "
+                "WHERE organization_id = :org AND contact_id = :contact FOR UPDATE"
+            ),
+            {"org": claim.organization_id, "contact": claim.contact_id},
+        )
+    ).first()
+    if row is None or row[0] != claim.token:
+        raise ClaimLost(f"the claim on contact {claim.contact_id} is no longer held")
+
+
 async def ensure_conversation(
     conn: AsyncConnection,
     organization_id: UUID,
@@ -652,7 +669,7 @@ async def extend_claim(conn: AsyncConnection, claim: Claim, lease_seconds: float
 async def release_claim(conn: AsyncConnection, claim: Claim) -> None:
     """Give the contact back, due again when it still has work (a retry, a waiting message)."""
     try:
-        await lock_conversation(conn, claim)
+        await hold_claim(conn, claim)
     except ClaimLost:
         return
     pending = await next_unfinished_turn(conn, claim.organization_id, claim.contact_id)

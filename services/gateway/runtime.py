@@ -489,7 +489,7 @@ class TurnRunner:
             timeout=self.peers.timeout,
         )
         async with repository.tenant(self.engine, ctx.org) as conn:
-            await repository.lock_conversation(conn, ctx.claim)
+            await repository.hold_claim(conn, ctx.claim)
             await repository.clear_opt_out_confirmation(conn, ctx.org, ctx.contact)
         ctx.conversation.opt_out_confirmed_at = None
         return response.contact
@@ -755,7 +755,7 @@ class TurnRunner:
         # Always the database: another replica's notification of a new message can reach this one
         # after the draft's answer, so what this replica heard of proves nothing.
         async with repository.tenant(self.engine, ctx.org) as conn:
-            await repository.lock_conversation(conn, ctx.claim)
+            await repository.hold_claim(conn, ctx.claim)
             newer = await repository.take_inbound(conn, ctx.org, ctx.contact, ctx.turn.turn_id, ctx.turn.inbound_upto)
             if not newer:
                 # The review comes next: the sending statistics it needs are read here, in this
@@ -959,7 +959,7 @@ class TurnRunner:
             attempt=(last.attempt + 1) if last else 1,
         )
         async with repository.tenant(self.engine, ctx.org) as conn:
-            await repository.lock_conversation(conn, ctx.claim)
+            await repository.hold_claim(conn, ctx.claim)
             await repository.update_turn_and_state(
                 conn,
                 ctx.conversation,
@@ -1184,7 +1184,7 @@ class TurnRunner:
             ctx.conversation.transient["last_answer_unit"] = ctx.unit_id
         followup = bool(ctx.turn.trigger_detail.get("followup_id"))
         async with repository.tenant(self.engine, ctx.org) as conn:
-            await repository.lock_conversation(conn, ctx.claim)
+            await repository.hold_claim(conn, ctx.claim)
             if ctx.answered_upto < ctx.turn.inbound_upto:
                 await repository.advance_watermark(conn, ctx.org, ctx.contact, ctx.turn.inbound_upto)
             await repository.update_turn_and_state(
@@ -1273,7 +1273,7 @@ class TurnRunner:
         last = turn.attempts >= self.options.max_attempts
         try:
             async with repository.tenant(self.engine, turn.organization_id) as conn:
-                await repository.lock_conversation(conn, claim)
+                await repository.hold_claim(conn, claim)
                 if not last:
                     retry_at = datetime.now(UTC) + timedelta(seconds=self.options.backoff(turn.attempts))
                     await repository.update_turn(
