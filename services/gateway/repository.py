@@ -702,6 +702,41 @@ async def give_back(conn: AsyncConnection, claim: Claim, *, pending: Turn | None
     )
 
 
+async def release_if_idle(conn: AsyncConnection, claim: Claim) -> bool | None:
+    """Give the claim back when the contact has nothing to run now (`next_work` then `give_back`,
+    in one statement, on a conversation this transaction locked): None when it still has (an
+    unfinished turn, or messages waiting whose debounce elapsed), else whether messages wait (the
+    contact is then due again at their debounce)."""
+    row = (
+        await _run(
+            conn,
+            _q(
+                """
+                UPDATE gateway.conversations c SET claimed_by = NULL, claim_token = NULL, claim_expires_at = NULL,
+                    due_at = CASE WHEN w.waiting THEN coalesce(c.due_at, now()) ELSE NULL END,
+                    updated_at = now()
+                FROM (
+                    SELECT EXISTS (
+                               SELECT 1 FROM gateway.inbound_messages m
+                               WHERE m.organization_id = x.organization_id AND m.contact_id = x.contact_id
+                                 AND m.answerable AND m.seq > x.watermark AND m.turn_id IS NULL) AS waiting,
+                           coalesce(x.due_at <= now(), true) AS due
+                    FROM gateway.conversations x WHERE x.organization_id = :org AND x.contact_id = :contact
+                ) w
+                WHERE c.organization_id = :org AND c.contact_id = :contact AND c.claim_token = :token
+                  AND NOT (w.waiting AND w.due)
+                  AND NOT EXISTS (
+                      SELECT 1 FROM gateway.turns t WHERE t.organization_id = :org AND t.contact_id = :contact
+                        AND t.status = ANY(:open))
+                RETURNING w.waiting
+                """
+            ),
+            {"org": claim.organization_id, "contact": claim.contact_id, "token": claim.token, "open": list(UNFINISHED)},
+        )
+    ).first()
+    return None if row is None else bool(row[0])
+
+
 async def debounce_elapsed(conn: AsyncConnection, organization_id: UUID, contact_id: UUID) -> bool:
     return bool(
         (

@@ -1204,9 +1204,8 @@ class TurnRunner:
                 # What the worker would ask next, under the same lock: with nothing to run now the
                 # claim goes back here (one transaction less per turn). A follow-up's outcome is
                 # recorded after this transaction and may fail into a retry: it keeps its claim.
-                pending, waiting, due = await repository.next_work(conn, ctx.org, ctx.contact)
-                if pending is None and not (waiting and due):
-                    await repository.give_back(conn, ctx.claim, pending=None, waiting=waiting)
+                waiting = await repository.release_if_idle(conn, ctx.claim)
+                if waiting is not None:
                     ctx.released = DUE_AGAIN if waiting else IDLE
         await self._record_followup(ctx, outcome)
         self._notify(ctx.turn)
