@@ -383,27 +383,6 @@ async def untaken_inbound(conn: AsyncConnection, organization_id: UUID, contact_
     )
 
 
-async def waiting_and_due(conn: AsyncConnection, organization_id: UUID, contact_id: UUID) -> tuple[bool, bool]:
-    """(a message waits for a turn, the debounce has elapsed), in one read."""
-    row = (
-        await _run(
-            conn,
-            _q(
-                """
-                SELECT EXISTS (
-                           SELECT 1 FROM gateway.inbound_messages m
-                           WHERE m.organization_id = c.organization_id AND m.contact_id = c.contact_id
-                             AND m.answerable AND m.seq > c.watermark AND m.turn_id IS NULL),
-                       coalesce(c.due_at <= now(), true)
-                FROM gateway.conversations c WHERE c.organization_id = :org AND c.contact_id = :contact
-                """
-            ),
-            {"org": organization_id, "contact": contact_id},
-        )
-    ).first()
-    return (bool(row[0]), bool(row[1])) if row else (False, True)
-
-
 async def history(
     conn: AsyncConnection, organization_id: UUID, contact_id: UUID, exclude_turn: UUID, limit: int
 ) -> list[HistoryEntry]:
