@@ -271,29 +271,22 @@ class Intake:
         """The turn's result, whether it finished, and its contact. Without `whole`, an unfinished
         turn's result is its status only (the caller waits and reads again)."""
         async with repository.tenant(self._engine, org) as conn:
-            turn = None
-            if turn_id is not None:
-                turn = await repository.get_turn(conn, org, turn_id)
-                if turn is None:
+            turn, contact_id, inbound_ids = await repository.turn_for_result(
+                conn, org, turn_id=turn_id, inbound_id=inbound_id
+            )
+            if turn is None:
+                if turn_id is not None:
                     raise NotFound(f"turn {turn_id} not found")
-            else:
-                assert inbound_id is not None
-                turn = await repository.turns_of_inbound(conn, org, inbound_id)
-                if turn is None:
-                    message = await repository.get_inbound(conn, org, inbound_id)
-                    if message is None:
-                        raise NotFound(f"inbound message {inbound_id} not found")
-                    return (
-                        gw.TurnResult(
-                            contact_id=str(message.contact_id),
-                            status=gw.TURN_STATUS_QUEUED,
-                            inbound_ids=[str(inbound_id)],
-                        ),
-                        False,
-                        message.contact_id,
-                    )
+                if contact_id is None:
+                    raise NotFound(f"inbound message {inbound_id} not found")
+                return (
+                    gw.TurnResult(
+                        contact_id=str(contact_id), status=gw.TURN_STATUS_QUEUED, inbound_ids=[str(inbound_id)]
+                    ),
+                    False,
+                    contact_id,
+                )
             if not turn.finished and not whole:
                 return ex.turn_result(turn, [], []), False, turn.contact_id
             parts = await repository.parts_of_turn(conn, org, turn.turn_id)
-            messages = await repository.inbound_of_turn(conn, org, turn.turn_id)
-        return ex.turn_result(turn, parts, [str(m.inbound_id) for m in messages]), turn.finished, turn.contact_id
+        return ex.turn_result(turn, parts, [str(i) for i in inbound_ids]), turn.finished, turn.contact_id

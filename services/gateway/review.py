@@ -162,15 +162,19 @@ class Reviewer:
         bookings: Awaitable[Sequence[sg.ConfirmedBooking]] | None = None,
         tape: cv.Tape | None = None,
         agenda_consulted: bool = False,
+        stats: SendingStats | None = None,
     ) -> sg.ReviewOutboundResponse:
-        """`bookings`: the evidence, read beside the recipient's facts and the sending statistics."""
+        """`bookings`: the evidence, read beside the recipient's facts and the sending statistics.
+        `stats`: the sending statistics when the caller read them right before (in the transaction
+        that made sure the customer had not written meanwhile); read here otherwise."""
         organization_id, contact_id = conversation.organization_id, conversation.contact_id
         sender = channel.sender(conversation.channel_instance)
-        recipient, stats, evidence = await asyncio.gather(
+        recipient, read_stats, evidence = await asyncio.gather(
             self.read_recipient(organization_id, contact_id),
-            self._stats(organization_id, contact_id, sender, config.time_zone),
+            self._stats(organization_id, contact_id, sender, config.time_zone) if stats is None else _given(stats),
             bookings if bookings is not None else _none(),
         )
+        stats = read_stats
         contact = recipient.contact
         facts = sg.ContactFacts(
             phone=contact.phone_e164 or conversation.phone,
@@ -234,6 +238,10 @@ class Reviewer:
 
 async def _none() -> Sequence[sg.ConfirmedBooking]:
     return ()
+
+
+async def _given(stats: SendingStats) -> SendingStats:
+    return stats
 
 
 def used_agenda_tool(tape: cv.Tape) -> bool:

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from uuid import uuid4
 
 import grpc
 from google.protobuf import json_format
@@ -43,7 +44,7 @@ from services.gateway import execution as ex
 from services.gateway.configuration import ConfigCache, OrgConfig
 from services.gateway.outbound import ChannelRegistry, OutboundChannel
 from services.gateway.peers import PeerFailure, Peers, call
-from services.gateway.records import Claim, Conversation, Inbound, Turn
+from services.gateway.records import Claim, Conversation, Inbound, SendingStats, Turn
 from services.gateway.review import Reviewer, human_owned, used_agenda_tool
 from services.gateway.sending import Sender, SendResult, Writes
 
@@ -58,6 +59,12 @@ PROACTIVE_KINDS = {
     "obligation_failed": cv.PROACTIVE_KIND_OBLIGATION_FAILED,
     "scheduled": cv.PROACTIVE_KIND_SCHEDULED,
 }
+
+
+# What `TurnRunner.run_next` did with a claimed contact.
+RAN = "ran"  # an attempt ran; the claim is still held (ask again)
+IDLE = "idle"  # nothing to run: the claim was given back
+DUE_AGAIN = "due_again"  # given back, with work later (a retry's time, a debounce, a message meanwhile)
 
 
 class TurnError(Exception):
@@ -119,6 +126,11 @@ class Ctx:
     bookings: list[sg.ConfirmedBooking] | None = None
     # The watermark this attempt already moved to (after its send); 0: not moved yet.
     answered_upto: int = 0
+    # `IDLE` or `DUE_AGAIN` once the finish gave the claim back (nothing left to run now).
+    released: str = ""
+    # The sending statistics read with the last "did the customer write meanwhile?" check, for the
+    # review that follows it (used once; any later review reads them again).
+    stats: SendingStats | None = None
 
     @property
     def org(self) -> Any:
@@ -243,44 +255,85 @@ class TurnRunner:
     # One attempt
     # -----------------------------------------------------------------------------------------
 
-    async def run(self, claim: Claim, turn: Turn) -> None:
-        """Run one attempt of `turn`, then record its success, its retry or its failure."""
-        attributes = {"balcao.turn_id": str(turn.turn_id), "balcao.organization_id": str(turn.organization_id)}
-        with tracer.start_as_current_span("turn", context=parent_context(turn.trace_id), attributes=attributes) as span:
-            trace_id = format(span.get_span_context().trace_id, "032x")
-            try:
-                turn, conversation, messages = await self._begin(claim, turn, trace_id)
-                span.set_attribute("balcao.attempt", turn.attempts)
-                await self._attempt(claim, turn, conversation, messages)
-            except repository.ClaimLost:
-                log.warning(
-                    "claim lost during a turn; another replica continues it", extra={"turn_id": str(turn.turn_id)}
-                )
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - the turn fails half-way: retry or give up
+    async def run_next(self, claim: Claim) -> str:
+        """Run the claimed contact's next attempt, if one is due: `RAN`, `IDLE` or `DUE_AGAIN`.
+
+        The next turn is an unfinished one (a retry resumes its turn), else a new one for the
+        messages that wait. Choosing it and beginning its attempt (count the attempt, keep the
+        trace id, take the messages that wait) is one transaction. With nothing to run now, the
+        claim is given back in that transaction, due again when the contact still has work (a
+        retry's time, the debounce's): `DUE_AGAIN`, else `IDLE`. A turn whose finish gave the
+        claim back (nothing left to do) also answers `IDLE` or `DUE_AGAIN`.
+        """
+        org, contact = claim.organization_id, claim.contact_id
+        span: trace.Span | None = None
+        try:
+            async with repository.tenant(self.engine, org) as conn:
+                conversation = await repository.lock_conversation(conn, claim)
+                turn, waiting, due = await repository.next_work(conn, org, contact)
+                if turn is not None:
+                    if turn.next_attempt_at is not None and turn.next_attempt_at > datetime.now(UTC):
+                        await repository.give_back(conn, claim, pending=turn, waiting=False)
+                        return DUE_AGAIN
+                    span = self._turn_span(turn.turn_id, org, turn.trace_id)
+                    turn = await repository.begin_attempt(conn, org, turn.turn_id, self._trace_id(span))
+                elif not waiting or not due:
+                    await repository.give_back(conn, claim, pending=None, waiting=waiting)
+                    return DUE_AGAIN if waiting else IDLE
+                else:
+                    turn_id = uuid4()
+                    span = self._turn_span(turn_id, org, "")
+                    turn = await repository.start_turn(conn, org, contact, turn_id, self._trace_id(span))
+                taken: list[Inbound] = []
+                had_messages = turn.inbound_upto > 0
+                if turn.trigger == "inbound" and turn.stage == records.STAGE_NEW:
+                    taken = await repository.take_inbound(conn, org, contact, turn.turn_id, turn.inbound_upto)
+                    if taken:
+                        turn.inbound_upto = max(turn.inbound_upto, taken[-1].seq)
+                # A turn that had taken nothing yet has exactly what it took now.
+                messages = await repository.inbound_of_turn(conn, org, turn.turn_id) if had_messages else taken
+        except BaseException as exc:
+            if span is not None:
                 span.record_exception(exc)
                 span.set_status(trace.Status(trace.StatusCode.ERROR, str(exc)))
-                log.warning("turn attempt failed: %s", exc, extra={"turn_id": str(turn.turn_id), "error": str(exc)})
-                await self._attempt_failed(claim, turn, exc)
+                span.end()
+            raise
+        assert span is not None
+        with trace.use_span(span, end_on_exit=True):
+            return await self._run(claim, turn, conversation, messages, span)
 
-    async def _begin(self, claim: Claim, turn: Turn, trace_id: str) -> tuple[Turn, Conversation, list[Inbound]]:
-        """One transaction: count the attempt, keep the trace id, take the messages that wait."""
-        org = turn.organization_id
-        async with repository.tenant(self.engine, org) as conn:
-            conversation = await repository.lock_conversation(conn, claim)
-            turn = await repository.begin_attempt(conn, org, turn.turn_id, trace_id if int(trace_id, 16) else "")
-            taken: list[Inbound] = []
-            had_messages = turn.inbound_upto > 0
-            if turn.trigger == "inbound" and turn.stage == records.STAGE_NEW:
-                taken = await repository.take_inbound(conn, org, turn.contact_id, turn.turn_id, turn.inbound_upto)
-                if taken:
-                    turn.inbound_upto = max(turn.inbound_upto, taken[-1].seq)
-            # A turn that had taken nothing yet has exactly what it took now.
-            messages = await repository.inbound_of_turn(conn, org, turn.turn_id) if had_messages else taken
-        return turn, conversation, messages
+    @staticmethod
+    def _turn_span(turn_id: Any, org: Any, trace_id: str) -> trace.Span:
+        """The attempt's span; a retried attempt joins the trace of the turn's first one."""
+        attributes = {"balcao.turn_id": str(turn_id), "balcao.organization_id": str(org)}
+        return tracer.start_span("turn", context=parent_context(trace_id), attributes=attributes)
 
-    async def _attempt(self, claim: Claim, turn: Turn, conversation: Conversation, messages: list[Inbound]) -> None:
+    @staticmethod
+    def _trace_id(span: trace.Span) -> str:
+        trace_id = span.get_span_context().trace_id
+        return format(trace_id, "032x") if trace_id else ""
+
+    async def _run(
+        self, claim: Claim, turn: Turn, conversation: Conversation, messages: list[Inbound], span: trace.Span
+    ) -> str:
+        """One begun attempt, then its success, its retry or its failure recorded."""
+        ctx: Ctx | None = None
+        try:
+            span.set_attribute("balcao.attempt", turn.attempts)
+            ctx = await self._context(claim, turn, conversation, messages)
+            await self._attempt(ctx)
+        except repository.ClaimLost:
+            log.warning("claim lost during a turn; another replica continues it", extra={"turn_id": str(turn.turn_id)})
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the turn fails half-way: retry or give up
+            span.record_exception(exc)
+            span.set_status(trace.Status(trace.StatusCode.ERROR, str(exc)))
+            log.warning("turn attempt failed: %s", exc, extra={"turn_id": str(turn.turn_id), "error": str(exc)})
+            await self._attempt_failed(claim, turn, exc)
+        return ctx.released if ctx is not None and ctx.released else RAN
+
+    async def _context(self, claim: Claim, turn: Turn, conversation: Conversation, messages: list[Inbound]) -> Ctx:
         config = await self.configs.get(turn.organization_id, draft=testar_flags(conversation)[0])
         ctx = Ctx(
             claim=claim,
@@ -292,6 +345,10 @@ class TurnRunner:
             messages=messages,
         )
         ctx.execution.test = is_testar(conversation)
+        return ctx
+
+    async def _attempt(self, ctx: Ctx) -> None:
+        turn, messages = ctx.turn, ctx.messages
         if turn.stage == records.STAGE_SENT:
             ctx.restore(turn.progress)
             return await self._after_send(ctx, turn.progress)
@@ -438,7 +495,7 @@ class TurnRunner:
             timeout=self.peers.timeout,
         )
         async with repository.tenant(self.engine, ctx.org) as conn:
-            await repository.lock_conversation(conn, ctx.claim)
+            await repository.hold_claim(conn, ctx.claim)
             await repository.clear_opt_out_confirmation(conn, ctx.org, ctx.contact)
         ctx.conversation.opt_out_confirmed_at = None
         return response.contact
@@ -705,8 +762,13 @@ class TurnRunner:
         # Always the database: another replica's notification of a new message can reach this one
         # after the draft's answer, so what this replica heard of proves nothing.
         async with repository.tenant(self.engine, ctx.org) as conn:
-            await repository.lock_conversation(conn, ctx.claim)
+            await repository.hold_claim(conn, ctx.claim)
             newer = await repository.take_inbound(conn, ctx.org, ctx.contact, ctx.turn.turn_id, ctx.turn.inbound_upto)
+            if not newer:
+                # The review comes next: the sending statistics it needs are read here, in this
+                # transaction, instead of in one of their own beside the review's crm reads.
+                sender = ctx.channel.sender(ctx.conversation.channel_instance)
+                ctx.stats = await repository.sending_stats(conn, ctx.org, ctx.contact, sender, ctx.config.time_zone)
         if not newer:
             return False
         ctx.turn.inbound_upto = newer[-1].seq
@@ -737,6 +799,7 @@ class TurnRunner:
         """Review until approved; revise (at most twice) when `revise`; a veto never releases by repetition."""
         while True:
             bookings = self._evidence(ctx) if kind in ("reply", "proactive", "followup") else None
+            stats, ctx.stats = ctx.stats, None
             with ex.step(ctx.execution, "review"), tracer.start_as_current_span("review", attributes={"kind": kind}):
                 response = await self.reviewer.review(
                     config=ctx.config,
@@ -750,6 +813,7 @@ class TurnRunner:
                     bookings=bookings,
                     tape=ctx.tape if revise else None,
                     agenda_consulted=self._agenda_consulted(ctx) if revise else False,
+                    stats=stats,
                 )
             ex.add_attempt(ctx.execution, attempt=attempt - 1, text=text, declaracao=declaracao, review=response)
             decision = response.WhichOneof("decision")
@@ -886,8 +950,9 @@ class TurnRunner:
                 raise CustomerWroteMeanwhile  # rolls the take back too; the caller takes them again
             # In the send's first transaction, before any part is reserved: a retry resumes after
             # the send, with the controller's decision kept.
-            await repository.update_turn(conn, ctx.org, ctx.turn.turn_id, stage=records.STAGE_SENT, progress=progress)
-            await repository.save_controller_state(conn, ctx.conversation)
+            await repository.update_turn_and_state(
+                conn, ctx.conversation, ctx.turn.turn_id, stage=records.STAGE_SENT, progress=progress
+            )
 
         return await self._after_send(ctx, progress, before=stage_sent)
 
@@ -902,11 +967,10 @@ class TurnRunner:
             attempt=(last.attempt + 1) if last else 1,
         )
         async with repository.tenant(self.engine, ctx.org) as conn:
-            await repository.lock_conversation(conn, ctx.claim)
-            await repository.save_controller_state(conn, ctx.conversation)
-            await repository.update_turn(
+            await repository.hold_claim(conn, ctx.claim)
+            await repository.update_turn_and_state(
                 conn,
-                ctx.org,
+                ctx.conversation,
                 ctx.turn.turn_id,
                 status=records.WAITING,
                 stage=records.STAGE_DRAFTED,
@@ -1126,14 +1190,14 @@ class TurnRunner:
         result["checkpoint_seq"] = checkpoint_seq
         if outcome == records.REPLIED and ctx.unit_id:
             ctx.conversation.transient["last_answer_unit"] = ctx.unit_id
+        followup = bool(ctx.turn.trigger_detail.get("followup_id"))
         async with repository.tenant(self.engine, ctx.org) as conn:
-            await repository.lock_conversation(conn, ctx.claim)
+            await repository.hold_claim(conn, ctx.claim)
             if ctx.answered_upto < ctx.turn.inbound_upto:
                 await repository.advance_watermark(conn, ctx.org, ctx.contact, ctx.turn.inbound_upto)
-            await repository.save_controller_state(conn, ctx.conversation)
-            await repository.update_turn(
+            await repository.update_turn_and_state(
                 conn,
-                ctx.org,
+                ctx.conversation,
                 ctx.turn.turn_id,
                 status=records.DONE,
                 outcome=outcome,
@@ -1144,6 +1208,13 @@ class TurnRunner:
                 unit_id=ctx.unit_id,
                 last_error="",
             )
+            if not followup:
+                # What the worker would ask next, under the same lock: with nothing to run now the
+                # claim goes back here (one transaction less per turn). A follow-up's outcome is
+                # recorded after this transaction and may fail into a retry: it keeps its claim.
+                waiting = await repository.release_if_idle(conn, ctx.claim)
+                if waiting is not None:
+                    ctx.released = DUE_AGAIN if waiting else IDLE
         await self._record_followup(ctx, outcome)
         self._notify(ctx.turn)
 
@@ -1209,7 +1280,7 @@ class TurnRunner:
         last = turn.attempts >= self.options.max_attempts
         try:
             async with repository.tenant(self.engine, turn.organization_id) as conn:
-                await repository.lock_conversation(conn, claim)
+                await repository.hold_claim(conn, claim)
                 if not last:
                     retry_at = datetime.now(UTC) + timedelta(seconds=self.options.backoff(turn.attempts))
                     await repository.update_turn(

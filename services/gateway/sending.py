@@ -90,7 +90,7 @@ class Sender:
             reserved: Part | None = None
             stop = False
             async with repository.tenant(self._engine, org) as conn:
-                await repository.lock_conversation(conn, claim)
+                await repository.hold_claim(conn, claim)
                 if first:
                     if before is not None:
                         await before(conn)

@@ -20,13 +20,12 @@ import asyncio
 import logging
 import os
 import socket
-from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from services.gateway import records, repository
-from services.gateway.records import Claim, Turn
-from services.gateway.runtime import TurnRunner
+from services.gateway import repository
+from services.gateway.records import Claim
+from services.gateway.runtime import DUE_AGAIN, RAN, TurnRunner
 
 log = logging.getLogger(__name__)
 
@@ -163,11 +162,15 @@ class Worker:
         released = False
         try:
             while not lost.is_set() and not self._stopping:
-                turn = await self._next_turn(claim)
-                if turn is None:
+                # The contact's next attempt (an unfinished turn first, else one for the messages
+                # that wait); with nothing to run now the claim is given back, due again when the
+                # contact still has work (a retry's time, the debounce's).
+                done = await self._runner.run_next(claim)
+                if done != RAN:
                     released = True
+                    if done == DUE_AGAIN:
+                        self._due_again.add(claim)
                     break
-                await self._runner.run(claim, turn)
         except repository.ClaimLost:
             pass
         finally:
@@ -182,32 +185,6 @@ class Worker:
                         await repository.release_claim(conn, claim)
                 except Exception as exc:  # noqa: BLE001 - the lease will expire by itself
                     log.warning("could not release a claim", extra={"error": str(exc)})
-
-    async def _next_turn(self, claim: Claim) -> Turn | None:
-        """The contact's next turn to run now: an unfinished one, else one for waiting messages.
-
-        None when there is nothing to run now; the claim is then given back in the same
-        transaction, due again when the contact still has work (a retry's time, the debounce's).
-        A new turn takes its messages when its first attempt begins (`TurnRunner._begin`).
-        """
-        org, contact = claim.organization_id, claim.contact_id
-        async with repository.tenant(self._engine, org) as conn:
-            await repository.lock_conversation(conn, claim)
-            turn = await repository.next_unfinished_turn(conn, org, contact)
-            if turn is not None:
-                if turn.next_attempt_at is not None and turn.next_attempt_at > datetime.now(UTC):
-                    await repository.give_back(conn, claim, pending=turn, waiting=False)
-                    self._due_again.add(claim)
-                    return None
-                return turn
-            waiting, due = await repository.waiting_and_due(conn, org, contact)
-            if not waiting or not due:
-                await repository.give_back(conn, claim, pending=None, waiting=waiting)
-                if waiting:
-                    self._due_again.add(claim)
-                return None
-            turn, _ = await repository.insert_turn(conn, org, contact, trigger="inbound", status=records.QUEUED)
-            return turn
 
     async def _heartbeat(self, claim: Claim, lost: asyncio.Event) -> None:
         while True:
