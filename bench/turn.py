@@ -11,7 +11,7 @@ identity, tracing, PostgreSQL. Both are printed, beside the end-to-end latency.
 
 Evidence that does not depend on the machine's load is printed too: CPU milliseconds per turn of
 every process (each service, PostgreSQL, and for the composition the one process), and for the
-composition the RPCs served and SQL statements executed per turn.
+composition the RPCs served, and the SQL statements and transactions asyncpg ran, per turn.
 
 1. mesh: `balcao up` (seven processes) in a temporary folder.
 2. in-process: the same seven services built by their own `server.build` and started with the
@@ -93,6 +93,7 @@ class Endpoints:
 class Counters:
     rpcs: int = 0
     sql: int = 0
+    transactions: int = 0
     # By method and by statement (its first words), for `--breakdown`.
     by_rpc: collections.Counter[str] = field(default_factory=collections.Counter)
     by_sql: collections.Counter[str] = field(default_factory=collections.Counter)
@@ -115,6 +116,7 @@ class Figures:
     cpu_ms_per_turn: dict[str, float]
     rpcs_per_turn: float | None = None
     sql_per_turn: float | None = None
+    transactions_per_turn: float | None = None
     rpcs_by_method: dict[str, float] = field(default_factory=dict)
     sql_by_statement: dict[str, float] = field(default_factory=dict)
 
@@ -276,7 +278,8 @@ async def measure(endpoints: Endpoints, turns: int, concurrency: int, warmup: in
         latencies, ids, failed = [], [], 0
         groups = endpoints.processes()
         cpu_before = cpu_ms(groups)
-        counted = (endpoints.counters.rpcs, endpoints.counters.sql) if endpoints.counters else (0, 0)
+        counters = endpoints.counters
+        counted = (counters.rpcs, counters.sql, counters.transactions) if counters else (0, 0, 0)
         by_rpc = collections.Counter(endpoints.counters.by_rpc) if endpoints.counters else collections.Counter()
         by_sql = collections.Counter(endpoints.counters.by_sql) if endpoints.counters else collections.Counter()
         for _ in range(turns):
@@ -287,12 +290,13 @@ async def measure(endpoints: Endpoints, turns: int, concurrency: int, warmup: in
         await asyncio.sleep(1.0)  # the Operador's work after the last turn belongs to the turns too
         cpu_after = cpu_ms(groups)
         cpu = {label: (cpu_after[label] - cpu_before[label]) / turns for label in groups}
-        rpcs = sql_count = None
+        rpcs = sql_count = transactions = None
         rpcs_by_method: dict[str, float] = {}
         sql_by_statement: dict[str, float] = {}
         if endpoints.counters is not None:
             rpcs = (endpoints.counters.rpcs - counted[0]) / turns
             sql_count = (endpoints.counters.sql - counted[1]) / turns
+            transactions = (endpoints.counters.transactions - counted[2]) / turns
             rpcs_by_method = {k: v / turns for k, v in (endpoints.counters.by_rpc - by_rpc).most_common()}
             sql_by_statement = {k: v / turns for k, v in (endpoints.counters.by_sql - by_sql).most_common()}
         recorded = await model_ms(endpoints.database_url, org, ids)
@@ -307,7 +311,9 @@ async def measure(endpoints: Endpoints, turns: int, concurrency: int, warmup: in
         results = await asyncio.gather(*(limited() for _ in range(turns)))
         wall = time.perf_counter() - started
         failed += sum(1 for ok in results if not ok)
-    return Figures(latencies, models, turns / wall, failed, cpu, rpcs, sql_count, rpcs_by_method, sql_by_statement)
+    return Figures(
+        latencies, models, turns / wall, failed, cpu, rpcs, sql_count, transactions, rpcs_by_method, sql_by_statement
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -357,12 +363,28 @@ async def in_one_process(folder: Path) -> AsyncIterator[Endpoints]:
                 counters.rpcs += 1
                 counters.by_rpc[span.name.rsplit(".", 1)[-1]] += 1
 
-    def count_sql(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        counters.sql += 1
-        counters.by_sql[" ".join(statement.split())[:100]] += 1
+    def count(statement: str) -> None:
+        text = " ".join(statement.split())
+        head = text[:8].upper()
+        if head.startswith("BEGIN"):  # it may carry the tenant setting in the same message
+            counters.transactions += 1
+        elif not head.startswith(("COMMIT", "ROLLBACK")):
+            counters.sql += 1
+            counters.by_sql[text[:100]] += 1
+
+    # SQLAlchemy's statements (asyncpg runs them as prepared statements, which its query loggers
+    # do not see) ...
+    def count_sqlalchemy(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        count(statement)
+
+    # ... and what runs on asyncpg's own methods: transactions, and the statements the services
+    # send directly under a SQLAlchemy transaction (db.driver_in_transaction).
+    def watch_connection(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.driver_connection.add_query_logger(lambda query: count(str(query.query)))
 
     trace.get_tracer_provider().add_span_processor(CountServed())  # type: ignore[attr-defined]
-    sa.event.listen(sa.engine.Engine, "before_cursor_execute", count_sql)
+    sa.event.listen(sa.engine.Engine, "before_cursor_execute", count_sqlalchemy)
+    sa.event.listen(sa.pool.Pool, "connect", watch_connection)
     stoppers: list[Callable[[], Awaitable[None]]] = []
     try:
         for name in ORDER:
@@ -406,7 +428,8 @@ async def in_one_process(folder: Path) -> AsyncIterator[Endpoints]:
             f"127.0.0.1:{ports['gateway']}", f"127.0.0.1:{ports['crm']}", secret.encode(), url, processes, counters
         )
     finally:
-        sa.event.remove(sa.engine.Engine, "before_cursor_execute", count_sql)
+        sa.event.remove(sa.engine.Engine, "before_cursor_execute", count_sqlalchemy)
+        sa.event.remove(sa.pool.Pool, "connect", watch_connection)
         for stop in reversed(stoppers):
             await stop()
         await asyncio.to_thread(postgres.stop)
@@ -432,7 +455,8 @@ def _cpu_table(results: dict[str, Figures]) -> list[str]:
         if figures.rpcs_per_turn is not None:
             lines.append(
                 f"  {'':<12} RPCs served per turn {figures.rpcs_per_turn:.1f}, "
-                f"SQL statements per turn {figures.sql_per_turn:.1f}"
+                f"SQL statements per turn {figures.sql_per_turn:.1f} "
+                f"in {figures.transactions_per_turn:.1f} transactions"
             )
     return lines
 
@@ -502,6 +526,7 @@ async def main() -> int:
                 "in_process_cpu_ms_per_turn": round(sum(inproc.cpu_ms_per_turn.values()), 1),
                 "rpcs_per_turn": round(inproc.rpcs_per_turn or 0, 1),
                 "sql_per_turn": round(inproc.sql_per_turn or 0, 1),
+                "transactions_per_turn": round(inproc.transactions_per_turn or 0, 1),
                 "load_average_1m": round(os.getloadavg()[0], 2),
                 "mesh_over_in_process_p50": round(ratio, 3),
                 "failed_turns": mesh.failed + inproc.failed,
