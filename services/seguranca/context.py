@@ -23,6 +23,9 @@ from services.seguranca.facts import (
 from services.seguranca.text import Folded
 from services.seguranca.vocabulary import VocabularyIndex
 
+_CATALOG_KINDS = tuple(CATALOG_KINDS)
+_INITIATED_KINDS = tuple(INITIATED_KINDS)
+
 
 class Context:
     __slots__ = (
@@ -48,9 +51,10 @@ class Context:
         self.vocabulary = vocabulary
         # The body as the gates so far left it (disclosure may inject into it).
         self.body = outbound.draft
-        # Texts the owner wrote for the reply catalog; messages the agent starts itself.
-        self.catalog_text = outbound.kind in CATALOG_KINDS
-        self.initiated = outbound.kind in INITIATED_KINDS
+        # Texts the owner wrote for the reply catalog; messages the agent starts itself. (Tuples: a
+        # member is found by identity, where a set would call the enum's Python-level __hash__.)
+        self.catalog_text = outbound.kind in _CATALOG_KINDS
+        self.initiated = outbound.kind in _INITIATED_KINDS
         self._text: Folded | None = None
         self._zone: ZoneInfo | None = None
         self._authorised: AuthorisedFacts | None = None

@@ -246,7 +246,7 @@ def scan(
     roles = _permission_context(folded, tokens)
     if roles:
         found["permission_word"] += roles
-    if masked.count("-") >= 4 or analysed.longest_word >= 16:
+    if masked.count("-") >= 4 or analysed.has_word_of(16):
         _ids(masked, found)
     if not tokens.isdisjoint(_GRPC_WORDS):
         found["error_code"] += len(_GRPC_STATUS.findall(masked))

@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from services.seguranca.context import Context
 from services.seguranca.facts import ConfirmedBooking
-from services.seguranca.text import Sentence, fold, negated, words, words_before
+from services.seguranca.text import Folded, Sentence, fold, holds_word, negated, words, words_before
 from services.seguranca.verdict import PASSED, GateResult, not_applicable, vetoed
 
 NAME = "unbacked_claim"
@@ -135,7 +135,8 @@ _TIME = re.compile(
 )
 # The longest words a time may open with before its spaces and digits ("a partir das").
 _LONGEST_TIME_LEAD = len("a partir das")
-_PERIOD = re.compile(r"^\s*(?:horas?\s+)?da (tarde|noite)")
+# Matched at the end of a time (`match` at an offset: no "^").
+_PERIOD = re.compile(r"\s*(?:horas?\s+)?da (tarde|noite)")
 _DURATION_BEFORE = frozenset({"dura", "duracao", "durante", "por", "cerca", "leva", "mais", "menos"})
 _DATE_NUMERIC = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?\b")
 _DATE_WORDS = re.compile(r"\b(?:dia\s+)?(\d{1,2})(?:\s+de|/)\s+(" + "|".join(_MONTHS) + r")(?:\s+de\s+(\d{4}))?\b")
@@ -212,11 +213,42 @@ class Claimed:
 _NOTHING = Claimed()
 
 
-def claimed_moment(folded_sentence: str) -> Claimed:
-    """The date and time named in one (folded) sentence."""
+def _names_one(folded_sentence: str, candidates: frozenset[str], plain: bool) -> bool:
+    """Whether the sentence may hold one of `candidates` (words of its message) as a word.
+
+    In a plain message (`Folded.plain`) the patterns that read these words begin and end at word
+    boundaries, which fall exactly where `words` splits: a pattern that matches has found the
+    word, so being among the message's words is enough to look. Otherwise the sentence is
+    searched for the word itself.
+    """
+    if not candidates:
+        return False
+    return plain or any(holds_word(folded_sentence, word) for word in candidates)
+
+
+# The stems of `_DURATION_BEFORE`: a window holding none of them holds none of its words.
+_DURATION_STEMS = ("dura", "por", "cerca", "leva", "mais", "menos")
+if not all(any(stem in word for stem in _DURATION_STEMS) for word in _DURATION_BEFORE):
+    raise RuntimeError("a duration word has no stem in _DURATION_STEMS")
+
+
+def _after_duration_word(folded_sentence: str, at: int) -> bool:
+    """Whether the word right before `at` says a duration ("dura 2h", "por 1h"), not a time."""
+    window = folded_sentence[at - 12 if at > 12 else 0 : at]  # the window `words_before` reads
+    if not any(stem in window for stem in _DURATION_STEMS):
+        return False
+    return not _DURATION_BEFORE.isdisjoint(words_before(folded_sentence, at, 1))
+
+
+def claimed_moment(folded_sentence: str, message: Folded) -> Claimed:
+    """The date and time named in one (folded) sentence of `message`.
+
+    Sentences never cut a word, so the sentence's words are among the message's: a month, weekday
+    or "hoje" the message lacks is not looked for at all (see `_names_one` for one it has).
+    """
     # Plain locals and one positional construction: this runs for every claim of every review.
     hour = minute = day = month = year = weekday = days_from_today = None
-    tokens = frozenset(words(folded_sentence))
+    message_words, plain = message.token_set, message.plain
     first_digit = _DIGIT.search(folded_sentence)
     if first_digit is not None:
         # Every time names a digit, at most "a partir das" and some spaces after its start: the
@@ -224,34 +256,43 @@ def claimed_moment(folded_sentence: str) -> Claimed:
         start = first_digit.start()
         while start and folded_sentence[start - 1].isspace():
             start -= 1
-        for m in _TIME.finditer(folded_sentence, max(0, start - _LONGEST_TIME_LEAD)):
-            if not _DURATION_BEFORE.isdisjoint(words_before(folded_sentence, m.start(), 1)):
-                continue
+        # `search` from the end of the last match: what `finditer` would do, without its iterator.
+        m = _TIME.search(folded_sentence, max(0, start - _LONGEST_TIME_LEAD))
+        while m is not None and _after_duration_word(folded_sentence, m.start()):
+            m = _TIME.search(folded_sentence, m.end())
+        if m is not None:
             hour = int(m.group(1) or m.group(3) or m.group(5))
             minute = int(m.group(2) or m.group(4) or 0)
-            if hour < 12 and _PERIOD.match(folded_sentence[m.end() :]):
+            # "da tarde" needs its "da ": without one the period is not even looked for.
+            if hour < 12 and "da " in folded_sentence and _PERIOD.match(folded_sentence, m.end()):
                 hour += 12
-            break
-        numeric = _DATE_NUMERIC.search(folded_sentence) if "/" in folded_sentence else None
-        named = _DATE_WORDS.search(folded_sentence) if not tokens.isdisjoint(_MONTH_WORDS) else None
+        # A numeric date has its "/" one or two digits after its start: the search starts there.
+        slash = folded_sentence.find("/")
+        numeric = _DATE_NUMERIC.search(folded_sentence, slash - 2 if slash > 2 else 0) if slash != -1 else None
         if numeric and 1 <= int(numeric.group(1)) <= 31 and 1 <= int(numeric.group(2)) <= 12:
             day, month = int(numeric.group(1)), int(numeric.group(2))
             if numeric.group(3):
                 year = int(numeric.group(3))
                 year = year + 2000 if year < 100 else year
-        elif named and 1 <= int(named.group(1)) <= 31:
-            day, month = int(named.group(1)), _MONTHS[named.group(2)]
-            if named.group(3):
-                year = int(named.group(3))
-        elif "dia" in tokens:
-            found_day = _DAY_ONLY.search(folded_sentence)
-            if found_day and 1 <= int(found_day.group(1)) <= 31:
-                day = int(found_day.group(1))
-    if not tokens.isdisjoint(_WEEKDAY_WORDS):
+        else:
+            named = (
+                _DATE_WORDS.search(folded_sentence)
+                if _names_one(folded_sentence, message_words & _MONTH_WORDS, plain)
+                else None
+            )
+            if named and 1 <= int(named.group(1)) <= 31:
+                day, month = int(named.group(1)), _MONTHS[named.group(2)]
+                if named.group(3):
+                    year = int(named.group(3))
+            elif "dia" in message_words and (plain or holds_word(folded_sentence, "dia")):
+                found_day = _DAY_ONLY.search(folded_sentence)
+                if found_day and 1 <= int(found_day.group(1)) <= 31:
+                    day = int(found_day.group(1))
+    if _names_one(folded_sentence, message_words & _WEEKDAY_WORDS, plain):
         found_weekday = _WEEKDAY.search(folded_sentence)
         if found_weekday:
             weekday = _WEEKDAYS[found_weekday.group(1)]
-    if not tokens.isdisjoint(_RELATIVE_WORDS):
+    if _names_one(folded_sentence, message_words & _RELATIVE_WORDS, plain):
         relative = _RELATIVE.search(folded_sentence)
         if relative:
             days_from_today = {"hoje": 0, "amanha": 1, "depois de amanha": 2}[relative.group(1)]
@@ -294,7 +335,8 @@ def _is_claim(folded: str, sentence: Sentence, start: int) -> bool:
 
 _BOOKING_FAMILY = re.compile(r"confirm|agend|marc|marq|reserv|garant")
 _CANCEL_FAMILY = re.compile(r"cancel")
-_RECORD_FAMILY = re.compile(r"registr|anot|salv|cadastr|atualiz")
+_RECORD_STEMS_FOUND = ("registr", "anot", "salv", "cadastr", "atualiz")
+_RECORD_FAMILY = re.compile("|".join(_RECORD_STEMS_FOUND))
 
 GUIDANCE = {
     "no_confirmed_booking": NO_BOOKING,
@@ -312,15 +354,16 @@ def _reported(family: re.Pattern[str], ctx: Context) -> bool:
 def _judge_claim(ctx: Context, sentence: Sentence, claim: str) -> str | None:
     """The problem with one claim, or None when the evidence backs it."""
     bookings = ctx.outbound.evidence.bookings
-    claimed = claimed_moment(sentence.text)
+    claimed = claimed_moment(sentence.text, ctx.text)
     if claimed.empty:
         # "Prontinho, está confirmado! Te espero na terça às 10h.": the moment may follow.
         following = ctx.text.sentence_after(sentence)
         if following is not None and not following.is_question:
-            claimed = claimed_moment(following.text)
-    if _CANCEL_FAMILY.search(claim):
+            claimed = claimed_moment(following.text, ctx.text)
+    # The claim is a few words: substring tests say what `_CANCEL_FAMILY` and `_RECORD_FAMILY` would.
+    if "cancel" in claim:
         return None if _reported(_CANCEL_FAMILY, ctx) else "no_record"
-    if _RECORD_FAMILY.search(claim):
+    if any(stem in claim for stem in _RECORD_STEMS_FOUND):
         return None if _reported(_RECORD_FAMILY, ctx) else "no_record"
     # "Está confirmado" about no booking, no date and no time may be about a record ("seu
     # pagamento foi confirmado"): a confirmed booking or a read result reporting it backs it.
