@@ -166,6 +166,14 @@ GATES: tuple[GateSpec, ...] = (
 )
 
 GATE_NAMES: tuple[str, ...] = tuple(spec.name for spec in GATES)
+# Every word a gate looks for among a message's words (`Context.notable_words`), the contract
+# names aside (they come with the vocabulary index).
+NOTABLE_WORDS = frozenset().union(
+    case_promise.NOTABLE_WORDS,
+    commercial_promise.NOTABLE_WORDS,
+    unbacked_claim.NOTABLE_WORDS,
+    internal_vocabulary.NOTABLE_WORDS,
+)
 _SPECS = {spec.name: spec for spec in GATES}
 
 
@@ -223,9 +231,10 @@ class Chain:
     ) -> None:
         self.vocabulary = vocabulary if vocabulary is not None else contract_index()
         self.semantic_reviewer = semantic_reviewer
+        self._notable = NOTABLE_WORDS | self.vocabulary.camel_folded
 
     async def review(self, config: OrganizationConfig, outbound: Outbound, now: datetime) -> Verdict:
-        ctx = Context(config, outbound, now, self.vocabulary)
+        ctx = Context(config, outbound, now, self.vocabulary, self._notable)
         switches = config.gates_enabled or ()
         try:
             plan = _plan(switches)

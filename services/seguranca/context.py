@@ -30,6 +30,8 @@ _INITIATED_KINDS = tuple(INITIATED_KINDS)
 class Context:
     __slots__ = (
         "_authorised",
+        "_notable",
+        "_notable_words",
         "_public_contacts",
         "_text",
         "_zone",
@@ -42,7 +44,16 @@ class Context:
         "vocabulary",
     )
 
-    def __init__(self, config: OrganizationConfig, outbound: Outbound, now: datetime, vocabulary: VocabularyIndex):
+    def __init__(
+        self,
+        config: OrganizationConfig,
+        outbound: Outbound,
+        now: datetime,
+        vocabulary: VocabularyIndex,
+        notable: frozenset[str] | None = None,
+    ):
+        """`notable`: every word some gate looks for in a message (the chain's `NOTABLE_WORDS` and
+        the contract names); None means all of a message's words are kept."""
         if now.tzinfo is None:
             raise ValueError("now must be timezone-aware")
         self.config = config
@@ -56,6 +67,8 @@ class Context:
         self.catalog_text = outbound.kind in _CATALOG_KINDS
         self.initiated = outbound.kind in _INITIATED_KINDS
         self._text: Folded | None = None
+        self._notable = notable
+        self._notable_words: frozenset[str] | None = None
         self._zone: ZoneInfo | None = None
         self._authorised: AuthorisedFacts | None = None
         self._public_contacts: PublicContacts | None = None
@@ -65,6 +78,16 @@ class Context:
         if self._text is None:
             self._text = Folded(self.outbound.draft)
         return self._text
+
+    @property
+    def notable_words(self) -> frozenset[str]:
+        """The message's words that some gate looks for: one set intersection per message, after
+        which every gate's "does the message say any of these words?" reads a handful of words
+        instead of the whole message's. (Gates intersect it only with word sets inside `notable`.)"""
+        if self._notable_words is None:
+            words = self.text.token_set
+            self._notable_words = words & self._notable if self._notable is not None else words
+        return self._notable_words
 
     @property
     def zone(self) -> ZoneInfo:

@@ -220,6 +220,48 @@ def _next_end_from(text: str, shape: bytes, offset: int) -> int:
         return end
 
 
+def _with_ascii_whitespace(pattern: str) -> str:
+    """`pattern` with `\\s` spelled out as the whitespace Unicode sees in ASCII text (ASCII mode
+    leaves out the separators \\x1c-\\x1f)."""
+    out: list[str] = []
+    in_class = first_in_class = False
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            escape = pattern[i : i + 2]
+            if escape == r"\s":
+                out.append(r"\s\x1c-\x1f" if in_class else r"[\s\x1c-\x1f]")
+            elif escape == r"\S":
+                if in_class:
+                    raise ValueError(f"\\S inside a class is not supported: {pattern}")
+                out.append(r"[^\s\x1c-\x1f]")
+            else:
+                out.append(escape)
+            i += 2
+            first_in_class = False
+            continue
+        if in_class:
+            if char == "]" and not first_in_class:
+                in_class = False
+            first_in_class = first_in_class and char == "^"
+        elif char == "[":
+            in_class = first_in_class = True
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def for_folded(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`pattern` compiled for folded text, which is ASCII.
+
+    In ASCII mode the regex engine tests `\\b`, `\\w` and `\\d` with a table instead of the
+    Unicode database, several times cheaper; on ASCII text they match the same characters, and
+    `\\s` is given back the separators \\x1c-\\x1f Unicode counts as whitespace.
+    """
+    return re.compile(_with_ascii_whitespace(pattern), flags | re.ASCII)
+
+
 _WORD = re.compile(r"\w+")
 # ASCII bytes that are not `\w` (a letter, a digit or "_"), as spaces: in an ASCII text the runs `\w+`
 # finds are then exactly what `split` returns, without starting the regex engine.
@@ -328,6 +370,24 @@ class Folded:
         if not stripped:
             return None
         return self.sentence_around(sentence.end + len(rest) - len(stripped))
+
+    def occurrences(self, found: Iterable[str]) -> list[int]:
+        """Where each of `found` occurs in the folded text (one after the other, as `sentences_with`
+        finds them), in order."""
+        folded = self.folded
+        at_all: list[int] = []
+        for word in found:
+            at = folded.find(word)
+            while at != -1:
+                at_all.append(at)
+                at = folded.find(word, at + len(word))
+        at_all.sort()
+        return at_all
+
+    def same_sentence(self, first: int, second: int) -> bool:
+        """Whether the word characters at `first` <= `second` are in one sentence: no sentence ends
+        between them. (Half a `sentence_around`: only the end after `first` is looked for.)"""
+        return _next_end_from(self.folded, self.shape, first) > second
 
     def sentences_with(self, found: Iterable[str]) -> list[Sentence]:
         """The sentences where any of `found` (substrings of the folded text) occurs, in order."""

@@ -146,6 +146,17 @@ _HTTP_WORDS = frozenset(
     }
 )
 _LONG_RUN = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{15,}")
+# Every word this gate looks for among a message's words (`Context.notable_words`), besides the
+# index's CamelCase names (`VocabularyIndex.camel_folded`).
+NOTABLE_WORDS = (
+    ARCHITECTURE_WORDS
+    | ROLE_WORDS
+    | PERMISSION_WORDS
+    | _GRPC_WORDS
+    | _ERROR_WORDS
+    | _HTTP_WORDS
+    | {"traceback", "file"}
+)
 
 
 def _additions(folded: str, additions: tuple[str, ...]) -> int:
@@ -180,10 +191,13 @@ def scan(
     *,
     public: Iterable[str] = (),
     analysed: Folded | None = None,
+    message_words: frozenset[str] | None = None,
 ) -> Counter[str]:
     """Categories and counts of internal terms in `text` (never the terms themselves).
 
-    `analysed` is `text` already folded and split (the review's shared analysis), when there is one.
+    `analysed` is `text` already folded and split (the review's shared analysis), when there is one;
+    `message_words` its words, or those among `NOTABLE_WORDS` and the index's CamelCase names (the review's
+    `Context.notable_words`): the word rules only ask whether the text says one of those.
     Each family of rules first looks for the characters or words it cannot match without (an
     underscore, an "@", an error word), so an ordinary message costs a few set lookups.
     """
@@ -191,7 +205,7 @@ def scan(
     if analysed is None:
         analysed = Folded(text)
     folded = analysed.folded
-    tokens = analysed.token_set
+    tokens = message_words if message_words is not None else analysed.token_set
     additions = tuple(additions)
     if additions:
         terms = _additions(folded, additions)
@@ -272,6 +286,7 @@ def check(ctx: Context) -> GateResult:
         ctx.config.vocabulary_additions,
         public=(*public.phones, *public.emails, *public.documents),
         analysed=text,
+        message_words=ctx.notable_words,
     )
     if not found:
         return PASSED
