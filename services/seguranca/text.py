@@ -312,7 +312,7 @@ class Folded:
     words and into sentences once, not once per gate.
     """
 
-    __slots__ = ("_around", "_shape", "_tokens", "folded", "original")
+    __slots__ = ("_around", "_plain", "_shape", "_tokens", "folded", "original")
 
     def __init__(self, original: str) -> None:
         self.original = original
@@ -320,6 +320,7 @@ class Folded:
         self._around: dict[int, Sentence] = {}
         self._tokens: frozenset[str] | None = None
         self._shape: bytes | None = None
+        self._plain: bool | None = None
 
     @property
     def token_set(self) -> frozenset[str]:
@@ -341,7 +342,9 @@ class Folded:
         Then a regex word boundary (`\\b`) falls exactly where `words` splits: a control
         character is neither a word character for the regex engine nor a separator for `words`.
         """
-        return b"c" not in self.shape
+        if self._plain is None:  # asked by more than one gate; each asking reads the whole shape
+            self._plain = b"c" not in self.shape
+        return self._plain
 
     def has_word_of(self, length: int) -> bool:
         """Whether a word (as `words` splits them) has at least `length` characters.

@@ -198,7 +198,9 @@ class Claimed:
             and self.days_from_today is None
         )
 
-    def matches(self, local: datetime, today: date) -> bool:
+    def matches(self, local: datetime, today: date | None) -> bool:
+        """Whether the booking's local start has every part the claim names (`today` is only read,
+        and only needed, when the claim is relative: "hoje", "amanhã")."""
         # Field by field, the common case (an hour, a day) decided without building anything.
         if self.hour is not None and self.hour != local.hour:
             return False
@@ -231,8 +233,13 @@ def _first_look(folded_sentence: str, candidates: frozenset[str], plain: bool) -
     if not candidates:
         return -1
     if plain:
-        found = [at for at in map(folded_sentence.find, candidates) if at != -1]
-        return min(found) if found else -1
+        # A plain loop: the usual set holds one to three words, too few to pay for a list and `min`.
+        first = -1
+        for word in candidates:
+            at = folded_sentence.find(word)
+            if at != -1 and (first == -1 or at < first):
+                first = at
+        return first
     return 0 if any(holds_word(folded_sentence, word) for word in candidates) else -1
 
 
@@ -240,12 +247,13 @@ def _first_look(folded_sentence: str, candidates: frozenset[str], plain: bool) -
 _DURATION_STEMS = ("dura", "por", "cerca", "leva", "mais", "menos")
 if not all(any(stem in word for stem in _DURATION_STEMS) for word in _DURATION_BEFORE):
     raise RuntimeError("a duration word has no stem in _DURATION_STEMS")
+_DURATION_STEM = re.compile("|".join(_DURATION_STEMS))
 
 
 def _after_duration_word(folded_sentence: str, at: int) -> bool:
     """Whether the word right before `at` says a duration ("dura 2h", "por 1h"), not a time."""
     window = folded_sentence[at - 12 if at > 12 else 0 : at]  # the window `words_before` reads
-    if not any(stem in window for stem in _DURATION_STEMS):
+    if _DURATION_STEM.search(window) is None:  # one search, not a generator over the stems
         return False
     return not _DURATION_BEFORE.isdisjoint(words_before(folded_sentence, at, 1))
 
@@ -325,7 +333,9 @@ def _zone(booking: ConfirmedBooking, fallback: ZoneInfo) -> ZoneInfo:
 def booking_backs(claimed: Claimed, bookings: tuple[ConfirmedBooking, ...], now: datetime, fallback: ZoneInfo) -> bool:
     for booking in bookings:
         zone = _zone(booking, fallback)
-        if claimed.matches(booking.starts_at.astimezone(zone), now.astimezone(zone).date()):
+        # Today's date in the zone only for a relative claim: most name a date, and it costs a conversion.
+        today = now.astimezone(zone).date() if claimed.days_from_today is not None else None
+        if claimed.matches(booking.starts_at.astimezone(zone), today):
             return True
     return False
 
