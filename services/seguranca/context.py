@@ -23,10 +23,15 @@ from services.seguranca.facts import (
 from services.seguranca.text import Folded
 from services.seguranca.vocabulary import VocabularyIndex
 
+_CATALOG_KINDS = tuple(CATALOG_KINDS)
+_INITIATED_KINDS = tuple(INITIATED_KINDS)
+
 
 class Context:
     __slots__ = (
         "_authorised",
+        "_notable",
+        "_notable_words",
         "_public_contacts",
         "_text",
         "_zone",
@@ -39,7 +44,16 @@ class Context:
         "vocabulary",
     )
 
-    def __init__(self, config: OrganizationConfig, outbound: Outbound, now: datetime, vocabulary: VocabularyIndex):
+    def __init__(
+        self,
+        config: OrganizationConfig,
+        outbound: Outbound,
+        now: datetime,
+        vocabulary: VocabularyIndex,
+        notable: frozenset[str] | None = None,
+    ):
+        """`notable`: every word some gate looks for in a message (the chain's `NOTABLE_WORDS` and
+        the contract names); None means all of a message's words are kept."""
         if now.tzinfo is None:
             raise ValueError("now must be timezone-aware")
         self.config = config
@@ -48,10 +62,13 @@ class Context:
         self.vocabulary = vocabulary
         # The body as the gates so far left it (disclosure may inject into it).
         self.body = outbound.draft
-        # Texts the owner wrote for the reply catalog; messages the agent starts itself.
-        self.catalog_text = outbound.kind in CATALOG_KINDS
-        self.initiated = outbound.kind in INITIATED_KINDS
+        # Texts the owner wrote for the reply catalog; messages the agent starts itself. (Tuples: a
+        # member is found by identity, where a set would call the enum's Python-level __hash__.)
+        self.catalog_text = outbound.kind in _CATALOG_KINDS
+        self.initiated = outbound.kind in _INITIATED_KINDS
         self._text: Folded | None = None
+        self._notable = notable
+        self._notable_words: frozenset[str] | None = None
         self._zone: ZoneInfo | None = None
         self._authorised: AuthorisedFacts | None = None
         self._public_contacts: PublicContacts | None = None
@@ -61,6 +78,16 @@ class Context:
         if self._text is None:
             self._text = Folded(self.outbound.draft)
         return self._text
+
+    @property
+    def notable_words(self) -> frozenset[str]:
+        """The message's words that some gate looks for: one set intersection per message, after
+        which every gate's "does the message say any of these words?" reads a handful of words
+        instead of the whole message's. (Gates intersect it only with word sets inside `notable`.)"""
+        if self._notable_words is None:
+            words = self.text.token_set
+            self._notable_words = words & self._notable if self._notable is not None else words
+        return self._notable_words
 
     @property
     def zone(self) -> ZoneInfo:

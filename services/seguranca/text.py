@@ -131,95 +131,166 @@ def sentences(text: str) -> list[Sentence]:
     return out
 
 
-def _ends_sentence(text: str, at: int) -> bool:
-    """Whether the punctuation or line break at `at` ends a sentence (the rule of `sentences`)."""
-    char = text[at]
+def _abbreviation_before(text: str, at: int) -> bool:
+    """Whether the period at `at` closes an abbreviation ("Dra.") rather than a sentence."""
+    before = text[at - 5 if at > 5 else 0 : at].split()
+    return bool(before) and before[-1] in _ABBREVIATIONS
+
+
+# A folded text (ASCII) reduced to six symbols, made once per message and read by several helpers:
+# "." a sentence-ending character (.!?), "\n" a line break, " " other whitespace (as `str.isspace`
+# sees it), "p" the other punctuation `words` drops, "c" a control character that is not whitespace,
+# "x" any other character. Candidate sentence ends are then one `bytes.find` away, whether a run of
+# punctuation is followed by whitespace is a byte compare (whitespace is <= " "), and in a text
+# without "c" a word of n characters is n "x" in a row.
+def _shape_of(char: str) -> int:
+    if char in ".!?":
+        return ord(".")
     if char == "\n":
-        return True
-    size = len(text)
+        return ord("\n")
+    if char.isspace():
+        return ord(" ")
+    if char in _PUNCTUATION_CHARS:
+        return ord("p")
+    return ord("c") if not char.isprintable() and char.isascii() else ord("x")
+
+
+_SHAPE = bytes(_shape_of(chr(b)) for b in range(256))
+_DOT, _SPACE = ord("."), ord(" ")
+
+
+def _ends_sentence(text: str, shape: bytes, at: int) -> bool:
+    """Whether the .!? at `at` ends a sentence: its run of .!? is followed by whitespace or the end,
+    and a lone period does not close an abbreviation ("Dra.")."""
+    size = len(shape)
     after = at + 1
-    while after < size and text[after] in ".!?":
+    while after < size and shape[after] == _DOT:
         after += 1
-    if after < size and not text[after].isspace():
+    if after < size and shape[after] > _SPACE:
         return False
-    if char == "." and (at == 0 or text[at - 1] != "."):
+    if text[at] == "." and (at == 0 or text[at - 1] != "."):
         before = text[at - 5 if at > 5 else 0 : at].split()
         if before and before[-1] in _ABBREVIATIONS:
             return False
     return True
 
 
-def _last_end_before(text: str, offset: int) -> int:
+def _last_end_before(text: str, shape: bytes, offset: int) -> int:
     """The offset just after the sentence end before `offset` (0 when none)."""
-    # Each end character is searched once; only the one whose hit did not end a sentence is searched
-    # again, further back (an absent character is not rescanned over the whole prefix).
     if offset <= 0:
         return 0
-    rfind = text.rfind
-    dot, bang, ask, line = rfind(".", 0, offset), rfind("!", 0, offset), rfind("?", 0, offset), rfind("\n", 0, offset)
+    rfind = shape.rfind
+    # Candidates from the nearest back: the .!? and the line break before `offset` (a line break
+    # always ends a sentence); a .!? that does not end one sends the search further back.
+    dot, line = rfind(b".", 0, offset), rfind(b"\n", 0, offset)
     while True:
-        at = dot
-        if bang > at:
-            at = bang
-        if ask > at:
-            at = ask
-        if line > at:
+        if line > dot:
             at = line
-        if at < 0:
+        elif dot < 0:
             return 0
-        if _ends_sentence(text, at):
-            end = at + 1
-            while end < offset and text[end] in ".!?":
-                end += 1
-            return end
-        char = text[at]
-        if char == ".":
-            dot = rfind(".", 0, at)
-        elif char == "!":
-            bang = rfind("!", 0, at)
-        elif char == "?":
-            ask = rfind("?", 0, at)
+        elif _ends_sentence(text, shape, dot):
+            at = dot
         else:
-            line = rfind("\n", 0, at)
+            dot = rfind(b".", 0, dot)
+            continue
+        end = at + 1
+        while end < offset and shape[end] == _DOT:
+            end += 1
+        return end
 
 
-def _next_end_from(text: str, offset: int) -> int:
+def _next_end_from(text: str, shape: bytes, offset: int) -> int:
     """The offset just after the first sentence end at or after `offset` (the end of the text when none)."""
-    size = len(text)
-    # `str.find` per end character costs less than a regex search for the class; each is searched
-    # again only when its hit turns out not to end a sentence.
-    find = text.find
-    dot, bang, ask, line = find(".", offset), find("!", offset), find("?", offset), find("\n", offset)
+    size = len(shape)
+    find = shape.find
+    dot, line = find(b".", offset), find(b"\n", offset)
     while True:
-        at = size
-        for candidate in (dot, bang, ask, line):
-            if -1 < candidate < at:
-                at = candidate
-        if at == size:
+        if line != -1 and (dot == -1 or line < dot):
+            at = line
+        elif dot == -1:
             return size
-        if _ends_sentence(text, at):
-            end = at + 1
-            while end < size and text[end] in ".!?":
-                end += 1
-            return end
-        char = text[at]
-        if char == ".":
-            dot = text.find(".", at + 1)
-        elif char == "!":
-            bang = text.find("!", at + 1)
-        elif char == "?":
-            ask = text.find("?", at + 1)
+        elif _ends_sentence(text, shape, dot):
+            at = dot
         else:
-            line = text.find("\n", at + 1)
+            dot = find(b".", dot + 1)
+            continue
+        end = at + 1
+        while end < size and shape[end] == _DOT:
+            end += 1
+        return end
+
+
+def _with_ascii_whitespace(pattern: str) -> str:
+    """`pattern` with `\\s` spelled out as the whitespace Unicode sees in ASCII text (ASCII mode
+    leaves out the separators \\x1c-\\x1f)."""
+    out: list[str] = []
+    in_class = first_in_class = False
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            escape = pattern[i : i + 2]
+            if escape == r"\s":
+                out.append(r"\s\x1c-\x1f" if in_class else r"[\s\x1c-\x1f]")
+            elif escape == r"\S":
+                if in_class:
+                    raise ValueError(f"\\S inside a class is not supported: {pattern}")
+                out.append(r"[^\s\x1c-\x1f]")
+            else:
+                out.append(escape)
+            i += 2
+            first_in_class = False
+            continue
+        if in_class:
+            if char == "]" and not first_in_class:
+                in_class = False
+            first_in_class = first_in_class and char == "^"
+        elif char == "[":
+            in_class = first_in_class = True
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def for_folded(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`pattern` compiled for folded text, which is ASCII.
+
+    In ASCII mode the regex engine tests `\\b`, `\\w` and `\\d` with a table instead of the
+    Unicode database, several times cheaper; on ASCII text they match the same characters, and
+    `\\s` is given back the separators \\x1c-\\x1f Unicode counts as whitespace.
+    """
+    return re.compile(_with_ascii_whitespace(pattern), flags | re.ASCII)
 
 
 _WORD = re.compile(r"\w+")
+# ASCII bytes that are not `\w` (a letter, a digit or "_"), as spaces: in an ASCII text the runs `\w+`
+# finds are then exactly what `split` returns, without starting the regex engine.
+_NOT_WORD_TO_SPACE = bytes(b if chr(b).isalnum() or chr(b) == "_" else ord(" ") for b in range(128)) + bytes(128)
 
 
 def words_before(folded: str, offset: int, count: int) -> list[str]:
-    """The `count` words right before `offset` (folded text), nearest last."""
+    """The `count` words (runs of `\\w`) right before `offset` (folded text), nearest last."""
     window = folded[max(0, offset - 12 * count) : offset]
+    if window.isascii():
+        return window.encode().translate(_NOT_WORD_TO_SPACE).decode().split()[-count:]
     return _WORD.findall(window)[-count:]
+
+
+def is_separator(char: str) -> bool:
+    """Whether `words` splits at `char` (whitespace or the punctuation it drops)."""
+    return char in _PUNCTUATION_CHARS or char.isspace()
+
+
+def holds_word(text: str, word: str) -> bool:
+    """Whether `word` (itself free of separators) is one of the words of `text`, found without splitting it."""
+    size = len(word)
+    at = text.find(word)
+    while at != -1:
+        end = at + size
+        if (at == 0 or is_separator(text[at - 1])) and (end == len(text) or is_separator(text[end])):
+            return True
+        at = text.find(word, at + 1)
+    return False
 
 
 _NEGATIONS = frozenset({"nao", "nunca", "nem", "sem", "jamais"})
@@ -227,24 +298,29 @@ _NEGATIONS = frozenset({"nao", "nunca", "nem", "sem", "jamais"})
 
 def negated(folded: str, offset: int, window: int = 3) -> bool:
     """A negation among the few words before `offset` ("ainda não está confirmado")."""
+    before = folded[max(0, offset - 12 * window) : offset]
+    # A negation word is a substring of where it stands: most windows hold none and are not split.
+    if not ("nao" in before or "nunca" in before or "nem" in before or "sem" in before or "jamais" in before):
+        return False
     return not _NEGATIONS.isdisjoint(words_before(folded, offset, window))
 
 
 class Folded:
-    """One message, folded once; its words and the sentences around an offset computed on demand.
+    """One message, folded once; its words and its sentences computed on demand, once.
 
     The chain builds one per review and every gate reads it, so the text is folded, split into
-    words and measured once, not once per gate.
+    words and into sentences once, not once per gate.
     """
 
-    __slots__ = ("_around", "_longest_word", "_tokens", "folded", "original")
+    __slots__ = ("_around", "_plain", "_shape", "_tokens", "folded", "original")
 
     def __init__(self, original: str) -> None:
         self.original = original
         self.folded = fold(original)
         self._around: dict[int, Sentence] = {}
         self._tokens: frozenset[str] | None = None
-        self._longest_word: int | None = None
+        self._shape: bytes | None = None
+        self._plain: bool | None = None
 
     @property
     def token_set(self) -> frozenset[str]:
@@ -253,19 +329,41 @@ class Folded:
         return self._tokens
 
     @property
-    def longest_word(self) -> int:
-        """The length of the longest word (0 for a text without words)."""
-        if self._longest_word is None:
-            self._longest_word = max(map(len, self.token_set), default=0)
-        return self._longest_word
+    def shape(self) -> bytes:
+        """The folded text in five symbols (see `_SHAPE`), offset for offset."""
+        if self._shape is None:
+            self._shape = self.folded.encode("ascii").translate(_SHAPE)
+        return self._shape
+
+    @property
+    def plain(self) -> bool:
+        """No control character in the text (other than whitespace).
+
+        Then a regex word boundary (`\\b`) falls exactly where `words` splits: a control
+        character is neither a word character for the regex engine nor a separator for `words`.
+        """
+        if self._plain is None:  # asked by more than one gate; each asking reads the whole shape
+            self._plain = b"c" not in self.shape
+        return self._plain
+
+    def has_word_of(self, length: int) -> bool:
+        """Whether a word (as `words` splits them) has at least `length` characters.
+
+        One substring search in the shape, far cheaper than measuring every word (a control
+        character, part of a word but not an "x", sends it the long way).
+        """
+        if self.plain:
+            return b"x" * length in self.shape
+        return max(map(len, self.token_set), default=0) >= length
 
     def sentence_around(self, offset: int) -> Sentence:
         """The sentence holding `offset`, found from there (no need to split the whole text)."""
         cached = self._around.get(offset)
         if cached is None:
-            start = _last_end_before(self.folded, offset)
-            end = _next_end_from(self.folded, max(offset, start))
-            cached = Sentence(start, end, self.folded[start:end])
+            folded, shape = self.folded, self.shape
+            start = _last_end_before(folded, shape, offset)
+            end = _next_end_from(folded, shape, offset if offset > start else start)
+            cached = Sentence(start, end, folded[start:end])
             self._around[offset] = cached
         return cached
 
@@ -275,6 +373,24 @@ class Folded:
         if not stripped:
             return None
         return self.sentence_around(sentence.end + len(rest) - len(stripped))
+
+    def occurrences(self, found: Iterable[str]) -> list[int]:
+        """Where each of `found` occurs in the folded text (one after the other, as `sentences_with`
+        finds them), in order."""
+        folded = self.folded
+        at_all: list[int] = []
+        for word in found:
+            at = folded.find(word)
+            while at != -1:
+                at_all.append(at)
+                at = folded.find(word, at + len(word))
+        at_all.sort()
+        return at_all
+
+    def same_sentence(self, first: int, second: int) -> bool:
+        """Whether the word characters at `first` <= `second` are in one sentence: no sentence ends
+        between them. (Half a `sentence_around`: only the end after `first` is looked for.)"""
+        return _next_end_from(self.folded, self.shape, first) > second
 
     def sentences_with(self, found: Iterable[str]) -> list[Sentence]:
         """The sentences where any of `found` (substrings of the folded text) occurs, in order."""

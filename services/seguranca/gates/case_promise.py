@@ -9,9 +9,11 @@ which the runtime sends while it opens the case.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from services.seguranca.context import Context
 from services.seguranca.facts import OutboundKind
-from services.seguranca.text import fold, words
+from services.seguranca.text import Folded, Sentence, fold, words
 from services.seguranca.verdict import PASSED, GateResult, not_applicable, vetoed
 
 NAME = "case_promise"
@@ -150,11 +152,31 @@ PERSON_WORDS = frozenset(
     }
 )
 
+# Every word this gate looks for among a message's words (`Context.notable_words`).
+NOTABLE_WORDS = PERSON_WORDS | _PROMISE_VERBS
+
 GUIDANCE = (
     "A mensagem promete que uma pessoa da equipe vai falar com o cliente, mas nenhum atendimento "
     "humano foi aberto: ele ficaria esperando um contato que não vem. Não prometa isso; se o "
     "cliente pediu para falar com alguém, declare esse pedido no turno em vez de prometer o contato."
 )
+
+
+def _sentences_with_both(text: Folded, hits: frozenset[str], verbs: frozenset[str]) -> list[Sentence]:
+    """The sentences holding one of `hits` and one of `verbs` (both as substrings), in order.
+
+    Both are letters only, and two letters are in one sentence when no sentence ends between
+    them. Taken in text order, the occurrences of a sentence holding both sides include a person
+    word next to a verb: only such neighbours are checked (half a sentence look-up each), and only
+    the sentences that hold both are looked up.
+    """
+    marks = sorted([(at, True) for at in text.occurrences(hits)] + [(at, False) for at in text.occurrences(verbs)])
+    found: dict[int, Sentence] = {}
+    for (first, first_is_person), (second, second_is_person) in pairwise(marks):
+        if first_is_person is not second_is_person and text.same_sentence(first, second):
+            sentence = text.sentence_around(first)
+            found[sentence.start] = sentence
+    return [found[start] for start in sorted(found)]
 
 
 def promises_a_person(text: str) -> bool:
@@ -167,15 +189,15 @@ def check(ctx: Context) -> GateResult:
         return not_applicable(f"{NAME}:catalog_text")
     if kind in (OutboundKind.HANDOFF, OutboundKind.HOLDING_REPLY):
         return not_applicable(f"{NAME}:case_being_opened")
-    tokens = ctx.text.token_set
-    hits = tokens & PERSON_WORDS
+    text = ctx.text
+    words = ctx.notable_words
+    hits = words & PERSON_WORDS
     # Every promise has a first-person or a future verb in its sentence: a sentence without one
     # is not split into words (a substring test can only err towards reading it).
-    verbs = tokens & _PROMISE_VERBS
+    verbs = words & _PROMISE_VERBS
     if not hits or not verbs:
         return PASSED
-    sentences = ctx.text.sentences_with(hits)
-    if not any(_promises(s.text) for s in sentences if any(verb in s.text for verb in verbs)):
+    if not any(_promises(s.text) for s in _sentences_with_both(text, hits, verbs)):
         return PASSED
     declaracao = ctx.outbound.declaracao
     if ctx.outbound.contact.human_case_open:

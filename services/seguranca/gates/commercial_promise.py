@@ -85,6 +85,8 @@ GRATUITY_WORDS = frozenset(
 GUARANTEE_WORDS = frozenset(
     {"garantimos", "garanto", "garantido", "garantida", "garantidos", "garantidas", "garantia", "risco", "certo"}
 )
+# Every word this gate looks for among a message's words (`Context.notable_words`).
+NOTABLE_WORDS = DISCOUNT_WORDS | INSTALMENT_WORDS | GRATUITY_WORDS | GUARANTEE_WORDS
 # "Seu horário está garantido" is about a booking (unbacked_claim judges it), not a guarantee.
 _BOOKING_NOUNS = frozenset({"horario", "vaga", "lugar", "reserva", "agendamento", "data", "consulta", "sessao"})
 _STOPWORDS = frozenset(
@@ -131,7 +133,8 @@ class _Judge:
         self.ctx = ctx
         self.facts: AuthorisedFacts = ctx.authorised
         self.text_cents, self.text_percents, self.text_instalments = _values_in(self.facts.texts)
-        self.found: Counter[str] = Counter()
+        # An empty Counter without `Counter.__init__` and its Python-level `update` (one per review).
+        self.found: Counter[str] = Counter.__new__(Counter)
         self.no_discount_word: bool | None = None
 
     def _tool_cents(self) -> frozenset[int]:
@@ -234,17 +237,14 @@ def check(ctx: Context) -> GateResult:
         return not_applicable(f"{NAME}:catalog_text")
     text = ctx.text
     folded = text.folded
-    tokens = text.token_set
+    words = ctx.notable_words
     has_money = "r$" in folded or "rea" in folded
     has_percent = "%" in folded or "por cento" in folded
-    if not (
-        has_money
-        or has_percent
-        or not tokens.isdisjoint(DISCOUNT_WORDS)
-        or not tokens.isdisjoint(INSTALMENT_WORDS)
-        or not tokens.isdisjoint(GRATUITY_WORDS)
-        or not tokens.isdisjoint(GUARANTEE_WORDS)
-    ):
+    has_discount = not words.isdisjoint(DISCOUNT_WORDS)
+    has_instalments = not words.isdisjoint(INSTALMENT_WORDS)
+    has_gratuity = not words.isdisjoint(GRATUITY_WORDS)
+    has_guarantee = not words.isdisjoint(GUARANTEE_WORDS)
+    if not (has_money or has_percent or has_discount or has_instalments or has_gratuity or has_guarantee):
         return PASSED
     judge = _Judge(ctx)
     valued: set[tuple[int, int]] = set()
@@ -252,13 +252,13 @@ def check(ctx: Context) -> GateResult:
         valued |= judge.money(folded)
     if has_percent:
         valued |= judge.percents(folded)
-    if not tokens.isdisjoint(DISCOUNT_WORDS):
+    if has_discount:
         judge.discount_words(folded, valued)
-    if not tokens.isdisjoint(INSTALMENT_WORDS):
+    if has_instalments:
         judge.instalments(folded)
-    if not tokens.isdisjoint(GRATUITY_WORDS):
+    if has_gratuity:
         judge.gratuity(folded)
-    if not tokens.isdisjoint(GUARANTEE_WORDS):
+    if has_guarantee:
         judge.guarantees(folded)
     if not judge.found:
         return PASSED

@@ -146,6 +146,17 @@ _HTTP_WORDS = frozenset(
     }
 )
 _LONG_RUN = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{15,}")
+# Every word this gate looks for among a message's words (`Context.notable_words`), besides the
+# index's CamelCase names (`VocabularyIndex.camel_folded`).
+NOTABLE_WORDS = (
+    ARCHITECTURE_WORDS
+    | ROLE_WORDS
+    | PERMISSION_WORDS
+    | _GRPC_WORDS
+    | _ERROR_WORDS
+    | _HTTP_WORDS
+    | {"traceback", "file"}
+)
 
 
 def _additions(folded: str, additions: tuple[str, ...]) -> int:
@@ -180,18 +191,23 @@ def scan(
     *,
     public: Iterable[str] = (),
     analysed: Folded | None = None,
+    message_words: frozenset[str] | None = None,
 ) -> Counter[str]:
     """Categories and counts of internal terms in `text` (never the terms themselves).
 
-    `analysed` is `text` already folded and split (the review's shared analysis), when there is one.
+    `analysed` is `text` already folded and split (the review's shared analysis), when there is one;
+    `message_words` its words, or those among `NOTABLE_WORDS` and the index's CamelCase names (the review's
+    `Context.notable_words`): the word rules only ask whether the text says one of those.
     Each family of rules first looks for the characters or words it cannot match without (an
     underscore, an "@", an error word), so an ordinary message costs a few set lookups.
     """
-    found: Counter[str] = Counter()
+    # `Counter.__new__` makes the same empty Counter without `Counter.__init__`, whose Python-level
+    # `update` call costs more than the rest of an ordinary message's scan of some families.
+    found: Counter[str] = Counter.__new__(Counter)
     if analysed is None:
         analysed = Folded(text)
     folded = analysed.folded
-    tokens = analysed.token_set
+    tokens = message_words if message_words is not None else analysed.token_set
     additions = tuple(additions)
     if additions:
         terms = _additions(folded, additions)
@@ -207,7 +223,12 @@ def scan(
             masked = masked.replace(value, " " * len(value))
     if "000201" in masked:
         masked = _mask(masked, _PIX_PAYLOAD)
-    if "pix" in folded and masked.count("-") >= 4:
+    # Counting the hyphens reads the whole text, and the ids below ask again: the count is kept for
+    # as long as nothing was masked in between (masking only turns characters into spaces).
+    dashes, dashes_of = -1, None
+    if "pix" in folded:
+        dashes, dashes_of = masked.count("-"), masked
+    if dashes >= 4:
         masked = _PIX_KEY.sub(lambda m: m.group(0)[: m.start(1) - m.start()] + " " * len(m.group(1)), masked)
     if "@" in masked:
         masked = _mask(masked, _JID, found, "jid")
@@ -246,7 +267,7 @@ def scan(
     roles = _permission_context(folded, tokens)
     if roles:
         found["permission_word"] += roles
-    if masked.count("-") >= 4 or analysed.longest_word >= 16:
+    if (dashes if masked is dashes_of else masked.count("-")) >= 4 or analysed.has_word_of(16):
         _ids(masked, found)
     if not tokens.isdisjoint(_GRPC_WORDS):
         found["error_code"] += len(_GRPC_STATUS.findall(masked))
@@ -272,6 +293,7 @@ def check(ctx: Context) -> GateResult:
         ctx.config.vocabulary_additions,
         public=(*public.phones, *public.emails, *public.documents),
         analysed=text,
+        message_words=ctx.notable_words,
     )
     if not found:
         return PASSED

@@ -8,6 +8,7 @@ and the holding reply are meant to repeat and are not judged.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 
 from services.seguranca.context import Context
 from services.seguranca.facts import OutboundKind
@@ -36,6 +37,9 @@ def tokens(text: str) -> frozenset[str]:
     return frozenset(words(fold(text)))
 
 
+_text_of = attrgetter("text")
+
+
 def check(ctx: Context) -> GateResult:
     kind = ctx.outbound.kind
     if ctx.catalog_text or kind is OutboundKind.HANDOFF or kind is OutboundKind.HOLDING_REPLY:
@@ -45,7 +49,11 @@ def check(ctx: Context) -> GateResult:
         return PASSED
     size = len(draft)
     shortest_alike = THRESHOLD * size
-    for sent in ctx.outbound.history.from_sender[:WINDOW]:
+    recent = ctx.outbound.history.from_sender[:WINDOW]
+    # The usual case, decided in C: even the longest recent message is too short to be alike.
+    if not recent or (max(map(len, map(_text_of, recent))) + 1) // 2 < shortest_alike:
+        return PASSED
+    for sent in recent:
         # A text of n characters has at most (n + 1) // 2 words: a message too short to hold
         # `shortest_alike` words is ruled out before it is even split into words.
         if (len(sent.text) + 1) // 2 < shortest_alike:

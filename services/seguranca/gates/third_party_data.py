@@ -12,6 +12,7 @@ The contact's own phone, e-mail and CPF pass, and so do the organisation's publi
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 import phonenumbers
@@ -182,18 +183,39 @@ def _phone_is_valid(candidate: str) -> bool:
     return phonenumbers.is_valid_number(number) or phonenumbers.is_possible_number(number)
 
 
-def _is_latin1(text: str) -> bool:
-    try:
-        text.encode("latin-1")
-    except UnicodeEncodeError:
-        return False
-    return True
+# Which Latin-1 characters a digit run is made of ("c": the class of `_DIGIT_RUN_LATIN1`, asked of the
+# pattern itself) and which end one ("x"). In that shape the stretches where a run of eight or more
+# characters can be are found by `bytes.find`, and the pattern only reads those stretches.
+_RUN_CHAR = re.compile(r"[0-9\s().-]")
+_RUN_SHAPE = bytes(ord("c") if _RUN_CHAR.fullmatch(chr(b)) else ord("x") for b in range(256))
+_SHORTEST_RUN = b"c" * 8  # the pattern's shortest match
+
+
+def _latin1_digit_runs(text: str, latin1: bytes) -> Iterator[re.Match[str]]:
+    """`_DIGIT_RUN_LATIN1.finditer(text)`, reading only the stretches of run characters long enough.
+
+    A match is made of run characters only, so it lies inside one maximal stretch of them, and
+    the pattern has no look-around: searching each stretch long enough, in order, finds the same
+    matches as searching the whole text.
+    """
+    shape = latin1.translate(_RUN_SHAPE)
+    at = shape.find(_SHORTEST_RUN)
+    while at != -1:
+        end = shape.find(b"x", at + len(_SHORTEST_RUN))
+        if end == -1:
+            end = len(shape)
+        yield from _DIGIT_RUN_LATIN1.finditer(text, at, end)
+        at = shape.find(_SHORTEST_RUN, end)
 
 
 def _candidates(text: str) -> list[tuple[int, str]]:
     """Digit runs that may be a CPF or a phone, with a "+" or "(" right before them included."""
     out: list[tuple[int, str]] = []
-    for m in (_DIGIT_RUN_LATIN1 if _is_latin1(text) else _DIGIT_RUN).finditer(text):
+    try:
+        runs = _latin1_digit_runs(text, text.encode("latin-1"))
+    except UnicodeEncodeError:
+        runs = _DIGIT_RUN.finditer(text)
+    for m in runs:
         start = m.start()
         if start and text[start - 1] in "+(":
             start -= 1
