@@ -8,7 +8,7 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.crm.repository._sql import Row, many, one, q
+from services.crm.repository._sql import Row, many, one, q, run
 
 _GET = q("SELECT * FROM crm.contacts WHERE organization_id = :org AND contact_id = :contact")
 _GET_LOCKED = q("SELECT * FROM crm.contacts WHERE organization_id = :org AND contact_id = :contact FOR UPDATE")
@@ -112,7 +112,7 @@ async def by_web_profile(conn: AsyncConnection, org: UUID, web_profile_id: str) 
 async def lock_identities(conn: AsyncConnection, org: UUID, identities: list[str]) -> None:
     """Serialise concurrent upserts of the same phone/JID/profile (sorted: no deadlock)."""
     for identity in sorted(set(identities)):
-        await conn.execute(_LOCK_IDENTITY, {"key": f"crm.contact:{org}:{identity}"})
+        await run(conn, _LOCK_IDENTITY, key=f"crm.contact:{org}:{identity}")
 
 
 async def insert(conn: AsyncConnection, org: UUID, contact: UUID, *, now: datetime, **fields: Any) -> Row:

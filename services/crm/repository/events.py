@@ -186,7 +186,7 @@ async def by_dedup_key(conn: AsyncConnection, org: UUID, kind: str, dedup_key: s
 async def notify(conn: AsyncConnection, org: UUID, kind: str) -> None:
     """Wake subscribers when this transaction commits."""
     message = json.dumps({"organization_id": str(org), "kind": kind})
-    await conn.execute(_NOTIFY, {"channel": CHANNEL, "message": message})
+    await run(conn, _NOTIFY, channel=CHANNEL, message=message)
 
 
 async def get(conn: AsyncConnection, org: UUID, event: UUID, *, lock: bool = False) -> Row | None:
@@ -248,7 +248,7 @@ async def requeue(conn: AsyncConnection, org: UUID, event: UUID, now: datetime) 
 
 async def finish_pending(conn: AsyncConnection, org: UUID, event: UUID, note: str, now: datetime) -> None:
     """Retire an event nobody should act on any more (its follow-up was cancelled)."""
-    await conn.execute(_FINISH_PENDING, {"org": org, "event": event, "note": note, "now": now})
+    await run(conn, _FINISH_PENDING, org=org, event=event, note=note, now=now)
 
 
 async def list_page(conn: AsyncConnection, org: UUID, *, statuses: list[str], kinds: list[str],

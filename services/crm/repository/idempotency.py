@@ -7,7 +7,7 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.crm.repository._sql import q, scalar
+from services.crm.repository._sql import q, run, scalar
 
 # Inserting the key first makes a concurrent call with the same key wait on the unique index
 # until this transaction ends: then it either finds the stored response (we committed) or
@@ -37,4 +37,4 @@ async def stored_response(conn: AsyncConnection, org: UUID, rpc: str, key: str) 
 
 
 async def save_response(conn: AsyncConnection, org: UUID, rpc: str, key: str, response: bytes) -> None:
-    await conn.execute(_SAVE, {"org": org, "rpc": rpc, "key": key, "response": response})
+    await run(conn, _SAVE, org=org, rpc=rpc, key=key, response=response)

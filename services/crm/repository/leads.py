@@ -9,7 +9,7 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.crm.repository._sql import Row, js, many, one, q, scalar
+from services.crm.repository._sql import Row, js, many, one, q, run, scalar
 
 # --- lead_state -------------------------------------------------------------------------------
 
@@ -134,7 +134,7 @@ async def rolling_summary_stats(conn: AsyncConnection, org: UUID | None) -> Row:
 
 
 async def redact_checkpoints(conn: AsyncConnection, org: UUID, contact: UUID) -> None:
-    await conn.execute(_REDACT_CHECKPOINTS, {"org": org, "contact": contact})
+    await run(conn, _REDACT_CHECKPOINTS, org=org, contact=contact)
 
 
 # --- lead_notes ------------------------------------------------------------------------------
@@ -184,7 +184,7 @@ async def list_notes(conn: AsyncConnection, org: UUID, contact: UUID, *, limit: 
 
 
 async def delete_notes(conn: AsyncConnection, org: UUID, contact: UUID) -> None:
-    await conn.execute(_DELETE_NOTES, {"org": org, "contact": contact})
+    await run(conn, _DELETE_NOTES, org=org, contact=contact)
 
 
 # --- crm_lead_activities ---------------------------------------------------------------------

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.crm.repository._sql import Row, js, many, one, q
+from services.crm.repository._sql import Row, js, many, one, q, run
 
 _INSERT = q(
     """
@@ -94,4 +94,4 @@ async def list_all(conn: AsyncConnection, *, limit: int, offset: int) -> list[Ro
 
 
 async def set_last_assigned_attendant(conn: AsyncConnection, org: UUID, attendant_id: str) -> None:
-    await conn.execute(_SET_LAST_ATTENDANT, {"org": org, "attendant": attendant_id})
+    await run(conn, _SET_LAST_ATTENDANT, org=org, attendant=attendant_id)
