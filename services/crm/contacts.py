@@ -72,7 +72,7 @@ class Details:
 async def upsert(
     conn: AsyncConnection, org: UUID, identity: Identity, details: Details, now: datetime
 ) -> tuple[Row, bool]:
-    await organizations.require(conn, org)
+    await organizations.require_exists(conn, org)
     await repo.lock_identities(conn, org, identity.keys())
     found = await _find(conn, org, identity)
     fields = {

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.crm.repository._sql import Row, js, many, one, q, run
+from services.crm.repository._sql import Row, js, many, one, q, run, scalar
 
 _INSERT = q(
     """
@@ -19,6 +19,7 @@ _INSERT = q(
     """
 )
 _GET = q("SELECT * FROM crm.organizations WHERE organization_id = :org")
+_EXISTS = q("SELECT true FROM crm.organizations WHERE organization_id = :org")
 _GET_LOCKED = q("SELECT * FROM crm.organizations WHERE organization_id = :org FOR UPDATE")
 _UPDATE_PROFILE = q(
     """
@@ -64,6 +65,11 @@ async def insert(
 
 async def get(conn: AsyncConnection, org: UUID, *, lock: bool = False) -> Row | None:
     return await one(conn, _GET_LOCKED if lock else _GET, org=org)
+
+
+async def exists(conn: AsyncConnection, org: UUID) -> bool:
+    """Whether the organisation exists (without reading its settings document)."""
+    return bool(await scalar(conn, _EXISTS, org=org))
 
 
 async def update_profile(
