@@ -119,6 +119,26 @@ async def checkpoint_by_turn(conn: AsyncConnection, org: UUID, turn_id: str) -> 
     return await one(conn, _BY_TURN, org=org, turn_id=turn_id)
 
 
+# CloseTurn's first look, in one statement: whether the contact exists, and the turn's checkpoint
+# (`seq` and its contact) when the turn was closed already.
+_CONTACT_AND_TURN = q(
+    """
+    SELECT EXISTS (SELECT 1 FROM crm.contacts WHERE organization_id = :org AND contact_id = :contact)
+               AS contact_exists,
+           cp.seq, cp.contact_id
+    FROM (SELECT 1) AS one
+    LEFT JOIN crm.lead_checkpoints AS cp ON cp.organization_id = :org AND cp.turn_id = :turn_id
+    """
+)
+
+
+async def contact_and_turn_checkpoint(conn: AsyncConnection, org: UUID, contact: UUID, turn_id: str) -> Row:
+    """`contact_exists`, and the `seq` and `contact_id` of the turn's checkpoint (NULL when it has none)."""
+    row = await one(conn, _CONTACT_AND_TURN, org=org, contact=contact, turn_id=turn_id)
+    assert row is not None
+    return row
+
+
 async def checkpoint_by_seq(conn: AsyncConnection, org: UUID, contact: UUID, seq: int) -> Row | None:
     return await one(conn, _BY_SEQ, org=org, contact=contact, seq=seq)
 
