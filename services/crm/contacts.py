@@ -10,7 +10,7 @@ from uuid import UUID
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from balcao.crm.v1 import crm_resources_pb2 as r
-from services.crm import organization_settings, organizations, refusals, timeline
+from services.crm import organization_settings, refusals, timeline
 from services.crm.cpf import normalize_cpf
 from services.crm.errors import InvalidArgument, NotFound
 from services.crm.phones import normalize_phone, phone_from_jid
@@ -72,8 +72,10 @@ class Details:
 async def upsert(
     conn: AsyncConnection, org: UUID, identity: Identity, details: Details, now: datetime
 ) -> tuple[Row, bool]:
-    await organizations.require_exists(conn, org)
-    await repo.lock_identities(conn, org, identity.keys())
+    # The organisation's existence comes with the first identity lock (an identity has at least one
+    # key); an unknown organisation → NOT_FOUND, and the rollback releases the lock.
+    if not await repo.lock_identities(conn, org, identity.keys()):
+        raise NotFound(f"organization {org} not found")
     found = await _find(conn, org, identity)
     fields = {
         "name": details.name,
