@@ -122,7 +122,11 @@ async def _find(conn: AsyncConnection, org: UUID, identity: Identity) -> Row | N
 
 
 async def require(conn: AsyncConnection, org: UUID, contact: UUID, *, lock: bool = False) -> Row:
-    row = await repo.get(conn, org, contact, lock=lock)
+    return found(await repo.get(conn, org, contact, lock=lock), org, contact)
+
+
+def found(row: Row | None, org: UUID, contact: UUID) -> Row:
+    """The contact's row, read by the caller; NOT_FOUND when there is none."""
     if row is None:
         raise NotFound(f"contact {contact} not found in organization {org}")
     return row

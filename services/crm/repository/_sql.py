@@ -15,6 +15,7 @@ same Python values (the connection's codecs are SQLAlchemy's, e.g. for `jsonb`).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import asyncpg
@@ -85,3 +86,33 @@ async def driver(conn: AsyncConnection) -> asyncpg.Connection:
     """The asyncpg connection under `conn`, inside its transaction (same session, same row-level security
     setting), for the hot paths where SQLAlchemy's own work per statement costs more than the statement."""
     return await db.driver_in_transaction(conn)
+
+
+_BIND = re.compile(r"(?<![:\w]):(\w+)")
+_SELECT_ALL = re.compile(r"^\s*SELECT \* FROM (crm\.\w+)\s")
+
+
+def fuse(parts: dict[str, tuple[sa.TextClause, bool]]) -> sa.TextClause:
+    """One statement answering several `SELECT * FROM crm.<table> …` statements at once, unchanged.
+
+    Each part becomes a column: the row (`(SELECT t FROM crm.<table> AS t …)`, a composite that
+    asyncpg decodes to a Record with the table's column names and the same values) or, with
+    `many`, an array of rows (`ARRAY(SELECT t …)`, in the statement's own order and limits). The
+    parts' SQL is the single statements' own text, so the fused reads cannot drift from them;
+    their parameters are renamed `<part>__<name>` (`fused_params` builds them).
+    """
+    columns = []
+    for name, (statement, many_rows) in parts.items():
+        sql = statement.text
+        match = _SELECT_ALL.match(sql)
+        if match is None:
+            raise ValueError(f"part {name!r} is not a SELECT * FROM crm.<table> statement")
+        sql = f"SELECT t FROM {match.group(1)} AS t " + sql[match.end():]
+        sql = _BIND.sub(lambda bind, part=name: f":{part}__{bind.group(1)}", sql)
+        columns.append(f"ARRAY({sql}) AS {name}" if many_rows else f"({sql}) AS {name}")
+    return q("SELECT " + ",\n       ".join(columns))
+
+
+def fused_params(params: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The parameters of a `fuse`d statement, from each part's own."""
+    return {f"{part}__{name}": value for part, values in params.items() for name, value in values.items()}

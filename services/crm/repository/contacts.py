@@ -10,7 +10,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from services.crm.repository._sql import Row, many, one, q, run
 
-_GET = q("SELECT * FROM crm.contacts WHERE organization_id = :org AND contact_id = :contact")
+# Also one part of GetLeadSnapshot's statement (repository/snapshot.py).
+GET = _GET = q("SELECT * FROM crm.contacts WHERE organization_id = :org AND contact_id = :contact")
 _GET_LOCKED = q("SELECT * FROM crm.contacts WHERE organization_id = :org AND contact_id = :contact FOR UPDATE")
 _BY_PHONE = q("SELECT * FROM crm.contacts WHERE organization_id = :org AND phone_e164 = :phone")
 _BY_JID = q(

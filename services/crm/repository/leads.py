@@ -13,7 +13,8 @@ from services.crm.repository._sql import Row, js, many, one, q, run, scalar
 
 # --- lead_state -------------------------------------------------------------------------------
 
-_GET_STATE = q("SELECT * FROM crm.lead_state WHERE organization_id = :org AND contact_id = :contact")
+# Also one part of GetLeadSnapshot's statement (repository/snapshot.py).
+GET_STATE = _GET_STATE = q("SELECT * FROM crm.lead_state WHERE organization_id = :org AND contact_id = :contact")
 _PUT_STATE = q(
     """
     INSERT INTO crm.lead_state
@@ -64,7 +65,8 @@ _INSERT_CHECKPOINT = q(
     RETURNING *
     """
 )
-_LATEST = q(
+# Also one part of GetLeadSnapshot's statement (repository/snapshot.py).
+LATEST = _LATEST = q(
     "SELECT * FROM crm.lead_checkpoints WHERE organization_id = :org AND contact_id = :contact "
     "ORDER BY seq DESC LIMIT 1"
 )
@@ -219,7 +221,8 @@ _INSERT_ACTIVITY = q(
     RETURNING *
     """
 )
-_LIST_ACTIVITIES = q(
+# Also one part of GetLeadSnapshot's statement (repository/snapshot.py).
+LIST_ACTIVITIES = _LIST_ACTIVITIES = q(
     """
     SELECT * FROM crm.crm_lead_activities
     WHERE organization_id = :org AND contact_id = :contact
