@@ -3,7 +3,9 @@
 The statement is built (`_sql.fuse`) from the single reads' own statements — GetContact's,
 GetLeadState's, LatestCheckpoint's, ListHumanCases', ListFollowUps' and ListActivities' — so each
 part filters, orders and limits exactly as its single RPC does; the servicer builds each part's
-message with the same function as that RPC.
+message with the same function as that RPC. A fused table's row travels as a composite value, which
+asyncpg decodes in binary only: every column type of these tables needs a binary codec (a
+`tsvector` column has none, which is why the knowledge articles stay a statement of their own).
 """
 
 from __future__ import annotations
