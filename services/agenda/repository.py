@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -48,6 +49,16 @@ _APPOINTMENT_JOINS = """
 def _text(sql: str) -> sa.TextClause:
     """Statements are a fixed set; parse each one's bind parameters once."""
     return sa.text(sql)
+
+
+_ASYNCPG_DIALECT = asyncpg_dialect()
+
+
+@functools.lru_cache(maxsize=64)
+def _positional(sql: str) -> tuple[str, tuple[str, ...]]:
+    """A statement as SQLAlchemy would send it to asyncpg (`$n` placeholders), and its parameter names in order."""
+    compiled = _text(sql).compile(dialect=_ASYNCPG_DIALECT)
+    return compiled.string, tuple(compiled.positiontup or ())
 
 
 class IdempotencyKeyReused(Exception):
@@ -84,6 +95,16 @@ class AgendaTransaction:
     async def _rows(self, sql: str, **params: Any) -> Sequence[sa.RowMapping]:
         result = await self._conn.execute(_text(sql), {"org": self.organization_id, **params})
         return result.mappings().all()
+
+    async def _fetch(self, sql: str, **params: Any) -> list[Any]:
+        """`_rows` for the hot reads of every turn: the statement runs on the asyncpg connection under this
+        transaction (same session, same RLS setting), without SQLAlchemy's per-statement work (~0.25 ms of
+        CPU, more than these reads). Rows are asyncpg Records, read by column name like row mappings. Read
+        statements only: errors surface as asyncpg's own exceptions, not SQLAlchemy's DBAPIError."""
+        query, names = _positional(sql)
+        values = {"org": self.organization_id, **params}
+        raw = await db.driver_in_transaction(self._conn)
+        return await raw.fetch(query, *(values[name] for name in names))
 
     async def _row(self, sql: str, **params: Any) -> sa.RowMapping | None:
         result = await self._conn.execute(_text(sql), {"org": self.organization_id, **params})
@@ -386,7 +407,7 @@ class AgendaTransaction:
         self, contact_id: uuid.UUID, as_of: datetime, limit: int
     ) -> tuple[list[Appointment], int]:
         """Seed 000's cut: not cancelled, ending after `as_of`, earliest first; and how many matched."""
-        rows = await self._rows(
+        rows = await self._fetch(
             f"SELECT {_APPOINTMENT_COLUMNS}, count(*) OVER () AS total "
             f"FROM agenda.calendar_appointments a {_APPOINTMENT_JOINS} "
             "WHERE a.organization_id = :org AND a.contact_id = :contact AND a.status <> 'cancelled' "
@@ -399,7 +420,7 @@ class AgendaTransaction:
         return [_appointment(row) for row in rows], total
 
     async def contact_confirmed_future(self, contact_id: uuid.UUID, as_of: datetime) -> list[Appointment]:
-        rows = await self._rows(
+        rows = await self._fetch(
             f"SELECT {_APPOINTMENT_COLUMNS} FROM agenda.calendar_appointments a {_APPOINTMENT_JOINS} "
             "WHERE a.organization_id = :org AND a.contact_id = :contact AND a.status = 'confirmed' "
             "AND a.end_time > :as_of ORDER BY a.start_time, a.appointment_id",
@@ -545,7 +566,7 @@ def _service(row: sa.RowMapping) -> BookableService:
     )
 
 
-def _appointment(row: sa.RowMapping) -> Appointment:
+def _appointment(row: Any) -> Appointment:  # a row mapping or an asyncpg Record
     return Appointment(
         organization_id=row["organization_id"],
         appointment_id=row["appointment_id"],

@@ -10,7 +10,7 @@ from uuid import UUID
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from balcao.crm.v1 import crm_resources_pb2 as r
-from services.crm import organization_settings, organizations, refusals, timeline
+from services.crm import organization_settings, refusals, timeline
 from services.crm.cpf import normalize_cpf
 from services.crm.errors import InvalidArgument, NotFound
 from services.crm.phones import normalize_phone, phone_from_jid
@@ -72,8 +72,10 @@ class Details:
 async def upsert(
     conn: AsyncConnection, org: UUID, identity: Identity, details: Details, now: datetime
 ) -> tuple[Row, bool]:
-    await organizations.require(conn, org)
-    await repo.lock_identities(conn, org, identity.keys())
+    # The organisation's existence comes with the first identity lock (an identity has at least one
+    # key); an unknown organisation → NOT_FOUND, and the rollback releases the lock.
+    if not await repo.lock_identities(conn, org, identity.keys()):
+        raise NotFound(f"organization {org} not found")
     found = await _find(conn, org, identity)
     fields = {
         "name": details.name,
@@ -120,7 +122,11 @@ async def _find(conn: AsyncConnection, org: UUID, identity: Identity) -> Row | N
 
 
 async def require(conn: AsyncConnection, org: UUID, contact: UUID, *, lock: bool = False) -> Row:
-    row = await repo.get(conn, org, contact, lock=lock)
+    return found(await repo.get(conn, org, contact, lock=lock), org, contact)
+
+
+def found(row: Row | None, org: UUID, contact: UUID) -> Row:
+    """The contact's row, read by the caller; NOT_FOUND when there is none."""
     if row is None:
         raise NotFound(f"contact {contact} not found in organization {org}")
     return row

@@ -185,7 +185,7 @@ def organization(row: Row) -> r.Organization:
         name=row["name"],
         time_zone=row["time_zone"],
         plan=r.Plan(name=row["plan_name"], expires_at=ts(row["plan_expires_at"])),
-        settings=organization_settings.from_document(row["settings"]),
+        settings=organization_settings.PARSED.get(row["organization_id"], row["settings"]),  # copied in
         settings_version=row["settings_version"],
         created_at=ts(row["created_at"]),
         updated_at=ts(row["updated_at"]),

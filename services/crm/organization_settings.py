@@ -63,6 +63,36 @@ def from_document(document: dict[str, Any]) -> r.OrganizationSettings:
     return json_format.ParseDict(document or {}, r.OrganizationSettings(), ignore_unknown_fields=True)
 
 
+class ParsedSettings:
+    """Each organisation's settings as last parsed, reused while its stored document is the same.
+
+    The generic JSON parser (ParseDict) was the larger part of GetOrganization's CPU, and the same
+    organisation is read on every turn. An entry is used only when the document just read from the
+    row equals (deep equality) the one it was parsed from, so an update, whatever wrote it, is
+    parsed afresh on the next read: the cache can never answer with settings the row no longer
+    holds. Entries are shared: callers read them, or copy them into a message of their own.
+    """
+
+    def __init__(self, capacity: int = 1024) -> None:
+        self._capacity = capacity
+        self._entries: dict[Any, tuple[dict[str, Any], r.OrganizationSettings]] = {}
+
+    def get(self, organization_id: Any, document: dict[str, Any] | None) -> r.OrganizationSettings:
+        document = document or {}
+        entry = self._entries.get(organization_id)
+        if entry is not None and entry[0] == document:
+            return entry[1]
+        parsed = from_document(document)
+        if entry is None and len(self._entries) >= self._capacity:
+            self._entries.pop(next(iter(self._entries)))  # the oldest organisation seen
+        self._entries[organization_id] = (document, parsed)
+        return parsed
+
+
+# One per process: crm's reads of an organisation's settings go through it.
+PARSED = ParsedSettings()
+
+
 def apply_update(
     current: r.OrganizationSettings, new: r.OrganizationSettings, mask: field_mask_pb2.FieldMask
 ) -> r.OrganizationSettings:

@@ -96,5 +96,12 @@ async def require(conn: AsyncConnection, org: UUID) -> Row:
     return row
 
 
+async def require_exists(conn: AsyncConnection, org: UUID) -> None:
+    """`require` for callers that need no column of the row."""
+    if not await repo.exists(conn, org):
+        raise NotFound(f"organization {org} not found")
+
+
 async def settings_of(conn: AsyncConnection, org: UUID) -> r.OrganizationSettings:
-    return organization_settings.from_document((await require(conn, org))["settings"])
+    """The organisation's settings, to read (shared with the parsed-settings cache: do not modify)."""
+    return organization_settings.PARSED.get(org, (await require(conn, org))["settings"])

@@ -54,26 +54,29 @@ class Publication:
 
 
 async def publish(conn: AsyncConnection, org: UUID, item: Publication, policy: QueuePolicy,
-                  now: datetime) -> tuple[Row, bool]:
-    """The event enqueued (or the earlier one with the same dedup key) and whether it was a duplicate."""
+                  now: datetime, *, contact_checked: bool = False) -> tuple[Row, bool]:
+    """The event enqueued (or the earlier one with the same dedup key) and whether it was a duplicate.
+
+    `contact_checked`: the caller found `item.contact` in this transaction already (so the
+    organisation exists too: a contact's row refers to it), and the two lookups are skipped."""
     if item.max_attempts < 0:
         raise InvalidArgument("max_attempts must not be negative")
-    await organizations.require(conn, org)
-    if item.contact is not None:
-        await contacts.require(conn, org, item.contact)
+    if not (contact_checked and item.contact is not None):
+        await organizations.require_exists(conn, org)
+        if item.contact is not None:
+            await contacts.require(conn, org, item.contact)
     available_at = item.available_at or now
+    # Available now: subscribers are woken (on commit) by the insert's own statement.
     row = await repo.insert(
         conn, org, uuid.uuid4(), kind=item.kind, contact=item.contact, payload=item.payload,
         dedup_key=item.dedup_key, max_attempts=item.max_attempts or policy.max_attempts,
-        available_at=available_at, traceparent=item.traceparent, now=now,
+        available_at=available_at, traceparent=item.traceparent, now=now, notify=available_at <= now,
     )
     if row is None:
         assert item.dedup_key is not None
         existing = await repo.by_dedup_key(conn, org, item.kind, item.dedup_key)
         assert existing is not None
         return existing, True
-    if available_at <= now:
-        await repo.notify(conn, org, item.kind)
     return row, False
 
 

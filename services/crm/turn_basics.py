@@ -173,11 +173,13 @@ async def register(store: Store, clock: Any, policy: queue.QueuePolicy,
             write.at, write.tick = now + timedelta(microseconds=tick), tick
             tick += 1
     if by_org:
-        async with store.batch() as conn:
-            # Organisations in a fixed order too: two batches lock contacts in the same sequence.
-            for org, org_turns in sorted(by_org.items()):
-                await use_tenant(conn, org)
-                await _apply(conn, org, org_turns, policy, now)
+        # Organisations in a fixed order too: two batches lock contacts in the same sequence.
+        orgs = sorted(by_org)
+        async with store.batch(orgs[0]) as conn:
+            for org in orgs:
+                if org != orgs[0]:
+                    await use_tenant(conn, org)
+                await _apply(conn, org, by_org[org], policy, now)
     response = wr.RegisterTurnBasicsResponse()
     outcome = {turn.index: turn for turn in parsed}
     for index, item in enumerate(request.turns):
@@ -249,21 +251,23 @@ async def read_closed_turns(store: Store, now: datetime,
         refs.append((seen.canonical(ref.contact_id, f"turns[{n}].contact_id"), ref.turn_id))
         by_org.setdefault(org, []).append(n)
     found: dict[int, tuple[r.Contact | None, r.LeadCheckpoint | None, list[r.Obligation]]] = {}
-    async with store.batch() as conn:
-        for org, indexes in by_org.items():
-            await use_tenant(conn, org)
-            people = await repo.contacts(conn, org, sorted({refs[n][0] for n in indexes}))
-            wanted = sorted({refs[n][1] for n in indexes})
-            checkpoints = await repo.checkpoints(conn, org, wanted)
-            obligations_of = await repo.obligations(conn, org, wanted)
-            built = {key: m.contact(row, now) for key, row in people.items()}  # once per contact, not per turn
-            for n in indexes:
-                contact, turn_id = refs[n]
-                checkpoint = checkpoints.get(turn_id)
-                found[n] = (built.get(contact),
-                            m.checkpoint(checkpoint) if checkpoint is not None
-                            and str(checkpoint["contact_id"]) == contact else None,
-                            [m.obligation(row) for row in obligations_of.get(turn_id, [])[:50]])
+    if by_org:  # nothing asked, nothing read
+        async with store.batch(next(iter(by_org))) as conn:
+            for n_org, (org, indexes) in enumerate(by_org.items()):
+                if n_org:
+                    await use_tenant(conn, org)
+                people = await repo.contacts(conn, org, sorted({refs[n][0] for n in indexes}))
+                wanted = sorted({refs[n][1] for n in indexes})
+                checkpoints = await repo.checkpoints(conn, org, wanted)
+                obligations_of = await repo.obligations(conn, org, wanted)
+                built = {key: m.contact(row, now) for key, row in people.items()}  # once per contact, not per turn
+                for n in indexes:
+                    contact, turn_id = refs[n]
+                    checkpoint = checkpoints.get(turn_id)
+                    found[n] = (built.get(contact),
+                                m.checkpoint(checkpoint) if checkpoint is not None
+                                and str(checkpoint["contact_id"]) == contact else None,
+                                [m.obligation(row) for row in obligations_of.get(turn_id, [])[:50]])
     response = rd.BatchGetClosedTurnsResponse()
     for n, ref in enumerate(request.turns):
         contact_message, checkpoint_message, obligation_messages = found[n]

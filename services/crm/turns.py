@@ -83,9 +83,12 @@ class Closing:
 
 async def close_turn(conn: AsyncConnection, org: UUID, closing: Closing, policy: queue.QueuePolicy,
                      now: datetime) -> Closed:
-    await contacts.require(conn, org, closing.contact)
-    if (earlier := await _closed_before(conn, org, closing)) is not None:
-        return earlier
+    # The contact and an earlier close of the turn, in one statement.
+    first_look = await leads.contact_and_turn_checkpoint(conn, org, closing.contact, closing.turn_id)
+    if not first_look["contact_exists"]:
+        raise NotFound(f"contact {closing.contact} not found in organization {org}")
+    if first_look["seq"] is not None:
+        return await _earlier_close(conn, org, closing, first_look)
     seq = await leads.next_seq(conn, org, closing.contact)
     # A close of the same turn under another key may have committed while we waited for the
     # counter's lock: answer with it (this seq then stays unused, a gap, never a reuse).
@@ -120,7 +123,7 @@ async def close_turn(conn: AsyncConnection, org: UUID, closing: Closing, policy:
                      "unit_id": closing.unit_id},
             dedup_key=closing.turn_id, available_at=None, max_attempts=0, traceparent=closing.traceparent,
         ),
-        policy, now,
+        policy, now, contact_checked=True,
     )
     return Closed(seq, obligation_ids, str(event["event_id"]))
 
@@ -129,6 +132,11 @@ async def _closed_before(conn: AsyncConnection, org: UUID, closing: Closing) -> 
     checkpoint = await leads.checkpoint_by_turn(conn, org, closing.turn_id)
     if checkpoint is None:
         return None
+    return await _earlier_close(conn, org, closing, checkpoint)
+
+
+async def _earlier_close(conn: AsyncConnection, org: UUID, closing: Closing, checkpoint: Row) -> Closed:
+    """The answer for a turn already closed (`checkpoint`: its `seq` and `contact_id`)."""
     if checkpoint["contact_id"] != closing.contact:
         raise AlreadyExists(f"turn {closing.turn_id} was already closed for another contact")
     event = await events.by_dedup_key(conn, org, "turn_closed", closing.turn_id)

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import grpc
 import pytest
 import sqlalchemy as sa
-from google.protobuf import timestamp_pb2
+from google.protobuf import duration_pb2, timestamp_pb2
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from balcao.common.v1 import declaracao_pb2 as d
@@ -204,3 +204,36 @@ async def test_the_rolling_summary_measurement_reads_the_latest_checkpoint_by_se
     assert stats.max_chars == 300
     assert stats.threshold_chars == 2500
     assert not stats.triggered
+
+
+async def test_a_turn_closed_for_one_contact_cannot_be_closed_for_another(crm: Crm, owner_engine: AsyncEngine) -> None:
+    org = await crm.org()
+    first, second = await crm.quiet_contact(org), await crm.quiet_contact(org)
+    request = close_request(org, first)
+    await crm.write.CloseTurn(request, metadata=crm.metadata)
+    before = await close_turn_footprint(owner_engine, org)
+    elsewhere = wr.CloseTurnRequest()
+    elsewhere.CopyFrom(request)
+    elsewhere.contact_id, elsewhere.idempotency_key = second, "another-key"
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await crm.write.CloseTurn(elsewhere, metadata=crm.metadata)
+    assert caught.value.code() == grpc.StatusCode.ALREADY_EXISTS
+    assert await close_turn_footprint(owner_engine, org) == before
+
+
+async def test_a_closed_turn_wakes_the_subscribers_of_turn_closed(crm: Crm) -> None:
+    org = await crm.org()
+    contact = await crm.quiet_contact(org)
+    stream = crm.queue.Subscribe(
+        eq.SubscribeRequest(organization_id=org, consumer="test", kinds=["turn_closed"],
+                            poll_interval=duration_pb2.Duration(seconds=120)),  # a wake-up can only be NOTIFY
+        metadata=crm.metadata,
+    )
+    try:
+        initial = await asyncio.wait_for(stream.read(), 15)
+        assert initial.reason == eq.WAKE_REASON_INITIAL
+        await crm.write.CloseTurn(close_request(org, contact), metadata=crm.metadata)
+        woken = await asyncio.wait_for(stream.read(), 15)
+        assert (woken.reason, woken.kind, woken.organization_id) == (eq.WAKE_REASON_NOTIFY, "turn_closed", org)
+    finally:
+        stream.cancel()

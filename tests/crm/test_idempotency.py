@@ -105,3 +105,48 @@ async def test_a_refusal_writes_nothing_not_even_its_key(crm: Crm, owner_engine:
     listed = await crm.read.ListFollowUps(rd.ListFollowUpsRequest(organization_id=org, contact_id=contact),
                                           metadata=crm.metadata)
     assert [f.follow_up_id for f in listed.follow_ups] == [accepted.follow_up.follow_up_id]
+
+
+async def test_a_used_key_replays_even_when_the_call_would_now_be_refused_or_fail(
+    crm: Crm, owner_engine: AsyncEngine
+) -> None:
+    # The key is written with the response, at the end of the transaction; a second call's work
+    # may run first, but what it would answer (a refusal, an error) never replaces the stored one.
+    org = await crm.org()
+    contact = await crm.contact(org)
+    request = wr.ScheduleFollowUpRequest(organization_id=org, contact_id=contact, due_at=tomorrow(), callback=True,
+                                         reason="retorno prometido", scheduled_by=OPERADOR,
+                                         idempotency_key="event-3:schedule_followup:0")
+    first = await crm.write.ScheduleFollowUp(request, metadata=crm.metadata)
+    assert first.follow_up.follow_up_id and not first.replayed
+    await crm.write.UpdateOrganizationSettings(
+        wr.UpdateOrganizationSettingsRequest(
+            organization_id=org, settings=r.OrganizationSettings(followup=r.FollowUpSettings(callback_enabled=False)),
+            update_mask=field_mask_pb2.FieldMask(paths=["followup.callback_enabled"]),
+        ),
+        metadata=crm.metadata,
+    )
+    before = await row_counts(owner_engine, org)
+    refused_now = await crm.write.ScheduleFollowUp(request, metadata=crm.metadata)
+    assert refused_now.replayed and not refused_now.HasField("refusal")
+    assert refused_now.follow_up == first.follow_up and refused_now.event_id == first.event_id
+
+    # The same key on a contact that does not exist (NOT_FOUND for a new key) is still the replay.
+    elsewhere = wr.ScheduleFollowUpRequest()
+    elsewhere.CopyFrom(request)
+    elsewhere.contact_id = "00000000-0000-4000-8000-000000000000"
+    failing_now = await crm.write.ScheduleFollowUp(elsewhere, metadata=crm.metadata)
+    assert failing_now.replayed and failing_now.follow_up == first.follow_up
+    assert await row_counts(owner_engine, org) == before
+
+
+async def test_concurrent_contact_upserts_with_one_key_answer_alike(crm: Crm, owner_engine: AsyncEngine) -> None:
+    org = await crm.org()
+    request = wr.UpsertContactRequest(organization_id=org, phone="+5511987650001", name="Ana", fill_empty_only=True,
+                                      idempotency_key="inbound:test:5511987650001:m1")
+    results = await asyncio.gather(*(crm.write.UpsertContact(request, metadata=crm.metadata) for _ in range(10)))
+    assert sum(not result.replayed for result in results) == 1
+    assert all(result.created for result in results)  # every answer is the first one's
+    assert len({result.contact.SerializeToString(deterministic=True) for result in results}) == 1
+    counts = await row_counts(owner_engine, org)
+    assert counts["contacts"] == 1 and counts["idempotency_keys"] == 1

@@ -160,3 +160,58 @@ async def test_list_organizations_pages_through_every_tenant(crm: Crm) -> None:
         if not token:
             break
     assert mine <= seen
+
+
+async def _settings(crm: Crm, org: str) -> r.OrganizationSettings:
+    return (await crm.read.GetOrganization(rd.GetOrganizationRequest(organization_id=org),
+                                           metadata=crm.metadata)).organization.settings
+
+
+async def test_reads_never_answer_with_settings_the_organisation_no_longer_has(
+    crm: Crm, owner_engine: AsyncEngine
+) -> None:
+    # crm keeps each organisation's parsed settings between reads; every change must show at once,
+    # whoever made it, and two organisations never see each other's.
+    org, other = await crm.org(), await crm.org()
+    assert (await _settings(crm, org)).followup.callback_enabled
+    assert (await _settings(crm, other)).followup.callback_enabled
+    await crm.write.UpdateOrganizationSettings(
+        wr.UpdateOrganizationSettingsRequest(
+            organization_id=org, settings=r.OrganizationSettings(followup=r.FollowUpSettings(callback_enabled=False)),
+            update_mask=field_mask_pb2.FieldMask(paths=["followup.callback_enabled"]),
+        ),
+        metadata=crm.metadata,
+    )
+    assert not (await _settings(crm, org)).followup.callback_enabled
+    assert (await _settings(crm, other)).followup.callback_enabled
+    # A change written behind crm's back (the version untouched) is read too.
+    async with owner_engine.begin() as conn:
+        await conn.execute(
+            sa.text("UPDATE crm.organizations SET settings = jsonb_set(settings, '{business}', "
+                    "'{\"displayName\": \"Clínica Nova\"}') WHERE organization_id = :org"),
+            {"org": org},
+        )
+    changed = await _settings(crm, org)
+    assert changed.business.display_name == "Clínica Nova"
+    assert not changed.followup.callback_enabled
+    assert (await _settings(crm, other)).business.display_name == ""
+
+
+async def test_a_new_stage_is_usable_right_after_the_settings_change(crm: Crm) -> None:
+    org = await crm.org()
+    contact = await crm.contact(org)
+    update = wr.UpdateLeadStateRequest(organization_id=org, contact_id=contact, stage_key="avaliacao")
+    refused = await crm.write.UpdateLeadState(update, metadata=crm.metadata)
+    assert refused.HasField("refusal")  # not a stage of the organisation yet (and its settings are now parsed)
+    stages = list((await _settings(crm, org)).stages)
+    stages.append(r.StageDefinition(key="avaliacao", label="Em avaliação", position=len(stages) + 1))
+    await crm.write.UpdateOrganizationSettings(
+        wr.UpdateOrganizationSettingsRequest(
+            organization_id=org, settings=r.OrganizationSettings(stages=stages),
+            update_mask=field_mask_pb2.FieldMask(paths=["stages"]),
+        ),
+        metadata=crm.metadata,
+    )
+    moved = await crm.write.UpdateLeadState(update, metadata=crm.metadata)
+    assert not moved.HasField("refusal")
+    assert moved.lead_state.stage_label == "Em avaliação"

@@ -13,15 +13,15 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 from uuid import UUID
 
-import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from balcao.kit import db
+from services.crm.repository._sql import q, run
 
 if TYPE_CHECKING:
     from balcao.kit.server import Database
 
-_SET_TENANT = sa.text("SELECT set_config('balcao.organization_id', :org, true)")
+_SET_TENANT = q("SELECT set_config('balcao.organization_id', :org, true)")
 
 
 class Store:
@@ -49,7 +49,7 @@ class Store:
         async with self.engine.connect() as conn:
             await conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
             async with conn.begin():
-                await conn.execute(_SET_TENANT, {"org": str(organization_id)})
+                await use_tenant(conn, organization_id)  # begins the transaction, then sets the tenant
                 yield conn
 
     @asynccontextmanager
@@ -59,16 +59,17 @@ class Store:
             yield conn
 
     @asynccontextmanager
-    async def batch(self) -> AsyncIterator[AsyncConnection]:
-        """One transaction for a batch that spans organisations: it sees nothing until `use_tenant`
-        names the organisation whose statements follow (row-level security reads that setting)."""
-        async with self.engine.begin() as conn:
+    async def batch(self, first: UUID) -> AsyncIterator[AsyncConnection]:
+        """One transaction for a batch that spans organisations. It starts on the `first` one's rows
+        (the setting travels with BEGIN, as in `tenant`); `use_tenant` then moves it to the next
+        organisation whose statements follow (row-level security reads that setting)."""
+        async with db.tenant(self.engine, first) as conn:
             yield conn
 
 
 async def use_tenant(conn: AsyncConnection, organization_id: UUID) -> None:
-    """Point the batch transaction's row-level security at one organisation."""
-    await conn.execute(_SET_TENANT, {"org": str(organization_id)})
+    """Point the transaction's row-level security at one organisation."""
+    await run(conn, _SET_TENANT, org=str(organization_id))
 
 
 __all__ = ["Store", "use_tenant"]

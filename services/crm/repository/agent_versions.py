@@ -8,7 +8,7 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.crm.repository._sql import Row, js, many, one, q
+from services.crm.repository._sql import Row, js, many, one, q, run
 
 _GET = q("SELECT * FROM crm.agent_versions WHERE organization_id = :org AND version_id = :version")
 _BY_STATUS = q("SELECT * FROM crm.agent_versions WHERE organization_id = :org AND status = :status")
@@ -47,7 +47,7 @@ _LIST = q(
 
 async def lock(conn: AsyncConnection, org: UUID) -> None:
     """Serialise configuration changes of one organisation (draft saves and publications)."""
-    await conn.execute(_LOCK_ORG_VERSIONS, {"org": str(org)})
+    await run(conn, _LOCK_ORG_VERSIONS, org=str(org))
 
 
 async def get(conn: AsyncConnection, org: UUID, version: UUID) -> Row | None:

@@ -39,7 +39,8 @@ _CLOSE = q(
     WHERE organization_id = :org AND case_id = :case RETURNING *
     """
 )
-_LIST = q(
+# Also one part of GetLeadSnapshot's statement (repository/snapshot.py).
+LIST = _LIST = q(
     """
     SELECT * FROM crm.human_cases
     WHERE organization_id = :org

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.crm.repository._sql import Row, js, many, one, q
+from services.crm.repository._sql import Row, js, many, one, q, run
 
 # With a dedup key, an open item with the same key is counted again instead of repeated;
 # `inserted` tells the two apart (xmax is 0 only on a freshly inserted row version).
@@ -81,8 +81,8 @@ async def set_status(conn: AsyncConnection, org: UUID, item: UUID, *, status: st
 
 async def resolve_by_key(conn: AsyncConnection, org: UUID, dedup_key: str, *, resolution: str,
                          resolved_by: dict[str, Any], now: datetime) -> None:
-    await conn.execute(_RESOLVE_BY_KEY, {"org": org, "dedup_key": dedup_key, "resolution": resolution,
-                                         "resolved_by": js(resolved_by), "now": now})
+    await run(conn, _RESOLVE_BY_KEY, org=org, dedup_key=dedup_key, resolution=resolution,
+              resolved_by=js(resolved_by), now=now)
 
 
 async def list_page(conn: AsyncConnection, org: UUID, *, statuses: list[str], severities: list[str],

@@ -8,9 +8,10 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.crm.repository._sql import Row, many, one, q
+from services.crm.repository._sql import Row, many, one, q, run
 
-_GET = q("SELECT * FROM crm.contacts WHERE organization_id = :org AND contact_id = :contact")
+# Also one part of GetLeadSnapshot's statement (repository/snapshot.py).
+GET = _GET = q("SELECT * FROM crm.contacts WHERE organization_id = :org AND contact_id = :contact")
 _GET_LOCKED = q("SELECT * FROM crm.contacts WHERE organization_id = :org AND contact_id = :contact FOR UPDATE")
 _BY_PHONE = q("SELECT * FROM crm.contacts WHERE organization_id = :org AND phone_e164 = :phone")
 _BY_JID = q(
@@ -19,6 +20,11 @@ _BY_JID = q(
 )
 _BY_WEB = q("SELECT * FROM crm.contacts WHERE organization_id = :org AND web_profile_id = :web")
 _LOCK_IDENTITY = q("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))")
+# The first lock of an upsert also says whether the organisation exists (a statement saved).
+_LOCK_IDENTITY_OF_ORG = q(
+    "SELECT pg_advisory_xact_lock(hashtextextended(:key, 0)), "
+    "EXISTS (SELECT 1 FROM crm.organizations WHERE organization_id = :org) AS organization_exists"
+)
 _INSERT = q(
     """
     INSERT INTO crm.contacts
@@ -109,10 +115,18 @@ async def by_web_profile(conn: AsyncConnection, org: UUID, web_profile_id: str) 
     return await one(conn, _BY_WEB, org=org, web=web_profile_id)
 
 
-async def lock_identities(conn: AsyncConnection, org: UUID, identities: list[str]) -> None:
-    """Serialise concurrent upserts of the same phone/JID/profile (sorted: no deadlock)."""
-    for identity in sorted(set(identities)):
-        await conn.execute(_LOCK_IDENTITY, {"key": f"crm.contact:{org}:{identity}"})
+async def lock_identities(conn: AsyncConnection, org: UUID, identities: list[str]) -> bool:
+    """Serialise concurrent upserts of the same phone/JID/profile (sorted: no deadlock); whether the
+    organisation exists (asked with the first lock)."""
+    exists = False
+    for n, identity in enumerate(sorted(set(identities))):
+        key = f"crm.contact:{org}:{identity}"
+        if n == 0:
+            row = await one(conn, _LOCK_IDENTITY_OF_ORG, key=key, org=org)
+            exists = bool(row is not None and row["organization_exists"])
+        else:
+            await run(conn, _LOCK_IDENTITY, key=key)
+    return exists
 
 
 async def insert(conn: AsyncConnection, org: UUID, contact: UUID, *, now: datetime, **fields: Any) -> Row:

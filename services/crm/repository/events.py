@@ -30,6 +30,9 @@ _INSERT = q(
     RETURNING *
     """
 )
+# The same insert, waking subscribers (when this transaction commits) in the same statement: the
+# notification is sent for an inserted row only, never for a duplicate.
+_INSERT_NOTIFYING = q(_INSERT.text.replace("RETURNING *", "RETURNING *, pg_notify(:channel, :message) AS notified"))
 _BY_DEDUP = q(
     "SELECT * FROM crm.event_log WHERE organization_id = :org AND kind = :kind AND dedup_key = :dedup_key"
 )
@@ -172,11 +175,19 @@ _STATS = q(
 
 async def insert(conn: AsyncConnection, org: UUID, event: UUID, *, kind: str, contact: UUID | None,
                  payload: dict[str, Any], dedup_key: str | None, max_attempts: int, available_at: datetime,
-                 traceparent: str, now: datetime) -> Row | None:
-    """The new event, or None when the dedup key already names one."""
-    return await one(conn, _INSERT, org=org, event=event, kind=kind, contact=contact, payload=js(payload),
-                     dedup_key=dedup_key, max_attempts=max_attempts, available_at=available_at,
-                     traceparent=traceparent, now=now)
+                 traceparent: str, now: datetime, notify: bool = False) -> Row | None:
+    """The new event, or None when the dedup key already names one. With `notify`, a new event also
+    wakes subscribers when this transaction commits (as `notify` does)."""
+    params: dict[str, Any] = {}
+    if notify:
+        params = {"channel": CHANNEL, "message": _notice(org, kind)}
+    return await one(conn, _INSERT_NOTIFYING if notify else _INSERT, org=org, event=event, kind=kind,
+                     contact=contact, payload=js(payload), dedup_key=dedup_key, max_attempts=max_attempts,
+                     available_at=available_at, traceparent=traceparent, now=now, **params)
+
+
+def _notice(org: UUID, kind: str) -> str:
+    return json.dumps({"organization_id": str(org), "kind": kind})
 
 
 async def by_dedup_key(conn: AsyncConnection, org: UUID, kind: str, dedup_key: str) -> Row | None:
@@ -185,8 +196,7 @@ async def by_dedup_key(conn: AsyncConnection, org: UUID, kind: str, dedup_key: s
 
 async def notify(conn: AsyncConnection, org: UUID, kind: str) -> None:
     """Wake subscribers when this transaction commits."""
-    message = json.dumps({"organization_id": str(org), "kind": kind})
-    await conn.execute(_NOTIFY, {"channel": CHANNEL, "message": message})
+    await run(conn, _NOTIFY, channel=CHANNEL, message=_notice(org, kind))
 
 
 async def get(conn: AsyncConnection, org: UUID, event: UUID, *, lock: bool = False) -> Row | None:
@@ -248,7 +258,7 @@ async def requeue(conn: AsyncConnection, org: UUID, event: UUID, now: datetime) 
 
 async def finish_pending(conn: AsyncConnection, org: UUID, event: UUID, note: str, now: datetime) -> None:
     """Retire an event nobody should act on any more (its follow-up was cancelled)."""
-    await conn.execute(_FINISH_PENDING, {"org": org, "event": event, "note": note, "now": now})
+    await run(conn, _FINISH_PENDING, org=org, event=event, note=note, now=now)
 
 
 async def list_page(conn: AsyncConnection, org: UUID, *, statuses: list[str], kinds: list[str],

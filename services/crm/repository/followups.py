@@ -29,7 +29,8 @@ _FINISH = q(
     WHERE organization_id = :org AND follow_up_id = :follow_up RETURNING *
     """
 )
-_LIST = q(
+# Also one part of GetLeadSnapshot's statement (repository/snapshot.py).
+LIST = _LIST = q(
     """
     SELECT * FROM crm.follow_ups
     WHERE organization_id = :org

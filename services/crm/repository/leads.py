@@ -9,11 +9,12 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.crm.repository._sql import Row, js, many, one, q, scalar
+from services.crm.repository._sql import Row, js, many, one, q, run, scalar
 
 # --- lead_state -------------------------------------------------------------------------------
 
-_GET_STATE = q("SELECT * FROM crm.lead_state WHERE organization_id = :org AND contact_id = :contact")
+# Also one part of GetLeadSnapshot's statement (repository/snapshot.py).
+GET_STATE = _GET_STATE = q("SELECT * FROM crm.lead_state WHERE organization_id = :org AND contact_id = :contact")
 _PUT_STATE = q(
     """
     INSERT INTO crm.lead_state
@@ -64,7 +65,8 @@ _INSERT_CHECKPOINT = q(
     RETURNING *
     """
 )
-_LATEST = q(
+# Also one part of GetLeadSnapshot's statement (repository/snapshot.py).
+LATEST = _LATEST = q(
     "SELECT * FROM crm.lead_checkpoints WHERE organization_id = :org AND contact_id = :contact "
     "ORDER BY seq DESC LIMIT 1"
 )
@@ -119,6 +121,26 @@ async def checkpoint_by_turn(conn: AsyncConnection, org: UUID, turn_id: str) -> 
     return await one(conn, _BY_TURN, org=org, turn_id=turn_id)
 
 
+# CloseTurn's first look, in one statement: whether the contact exists, and the turn's checkpoint
+# (`seq` and its contact) when the turn was closed already.
+_CONTACT_AND_TURN = q(
+    """
+    SELECT EXISTS (SELECT 1 FROM crm.contacts WHERE organization_id = :org AND contact_id = :contact)
+               AS contact_exists,
+           cp.seq, cp.contact_id
+    FROM (SELECT 1) AS one
+    LEFT JOIN crm.lead_checkpoints AS cp ON cp.organization_id = :org AND cp.turn_id = :turn_id
+    """
+)
+
+
+async def contact_and_turn_checkpoint(conn: AsyncConnection, org: UUID, contact: UUID, turn_id: str) -> Row:
+    """`contact_exists`, and the `seq` and `contact_id` of the turn's checkpoint (NULL when it has none)."""
+    row = await one(conn, _CONTACT_AND_TURN, org=org, contact=contact, turn_id=turn_id)
+    assert row is not None
+    return row
+
+
 async def checkpoint_by_seq(conn: AsyncConnection, org: UUID, contact: UUID, seq: int) -> Row | None:
     return await one(conn, _BY_SEQ, org=org, contact=contact, seq=seq)
 
@@ -134,7 +156,7 @@ async def rolling_summary_stats(conn: AsyncConnection, org: UUID | None) -> Row:
 
 
 async def redact_checkpoints(conn: AsyncConnection, org: UUID, contact: UUID) -> None:
-    await conn.execute(_REDACT_CHECKPOINTS, {"org": org, "contact": contact})
+    await run(conn, _REDACT_CHECKPOINTS, org=org, contact=contact)
 
 
 # --- lead_notes ------------------------------------------------------------------------------
@@ -184,7 +206,7 @@ async def list_notes(conn: AsyncConnection, org: UUID, contact: UUID, *, limit: 
 
 
 async def delete_notes(conn: AsyncConnection, org: UUID, contact: UUID) -> None:
-    await conn.execute(_DELETE_NOTES, {"org": org, "contact": contact})
+    await run(conn, _DELETE_NOTES, org=org, contact=contact)
 
 
 # --- crm_lead_activities ---------------------------------------------------------------------
@@ -199,7 +221,8 @@ _INSERT_ACTIVITY = q(
     RETURNING *
     """
 )
-_LIST_ACTIVITIES = q(
+# Also one part of GetLeadSnapshot's statement (repository/snapshot.py).
+LIST_ACTIVITIES = _LIST_ACTIVITIES = q(
     """
     SELECT * FROM crm.crm_lead_activities
     WHERE organization_id = :org AND contact_id = :contact

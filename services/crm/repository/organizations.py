@@ -8,7 +8,7 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.crm.repository._sql import Row, js, many, one, q
+from services.crm.repository._sql import Row, js, many, one, q, run, scalar
 
 _INSERT = q(
     """
@@ -19,6 +19,7 @@ _INSERT = q(
     """
 )
 _GET = q("SELECT * FROM crm.organizations WHERE organization_id = :org")
+_EXISTS = q("SELECT true FROM crm.organizations WHERE organization_id = :org")
 _GET_LOCKED = q("SELECT * FROM crm.organizations WHERE organization_id = :org FOR UPDATE")
 _UPDATE_PROFILE = q(
     """
@@ -66,6 +67,11 @@ async def get(conn: AsyncConnection, org: UUID, *, lock: bool = False) -> Row | 
     return await one(conn, _GET_LOCKED if lock else _GET, org=org)
 
 
+async def exists(conn: AsyncConnection, org: UUID) -> bool:
+    """Whether the organisation exists (without reading its settings document)."""
+    return bool(await scalar(conn, _EXISTS, org=org))
+
+
 async def update_profile(
     conn: AsyncConnection,
     org: UUID,
@@ -94,4 +100,4 @@ async def list_all(conn: AsyncConnection, *, limit: int, offset: int) -> list[Ro
 
 
 async def set_last_assigned_attendant(conn: AsyncConnection, org: UUID, attendant_id: str) -> None:
-    await conn.execute(_SET_LAST_ATTENDANT, {"org": org, "attendant": attendant_id})
+    await run(conn, _SET_LAST_ATTENDANT, org=org, attendant=attendant_id)

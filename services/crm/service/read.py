@@ -37,7 +37,9 @@ from services.crm.repository import leads as leads_repo
 from services.crm.repository import obligations as obligations_repo
 from services.crm.repository import operador_stats as operador_stats_repo
 from services.crm.repository import organizations as organizations_repo
+from services.crm.repository import snapshot as snapshot_repo
 from services.crm.repository import turns as turns_repo
+from services.crm.repository._sql import Row
 from services.crm.service.status import Servicer, org_of, unary
 
 ROLLING_SUMMARY_TRIGGER_CHARS = 2500  # seed 001
@@ -400,18 +402,23 @@ class CrmRead(Servicer, crm_read_pb2_grpc.CrmReadServiceServicer):
         activities_page = paging.page(request.activities_page_size, "", default=ACTIVITIES_PAGE)
         knowledge = request.knowledge_articles if request.HasField("knowledge_articles") else None
         knowledge_kinds = m.KNOWLEDGE_KIND.words(knowledge.kinds) if knowledge is not None else []
+        cases_page = paging.page(0, "", default=CASES_PAGE)
+        follow_ups_page = paging.page(0, "", default=FOLLOW_UPS_PAGE)
         async with self._store.snapshot(org) as conn:
-            # The contact first: unknown → NOT_FOUND before anything else is read, as GetContact.
-            snapshot = rd.GetLeadSnapshotResponse(contact=await _contact(conn, org, contact, self._clock))
-            snapshot.lead_state.CopyFrom(await _lead_state(conn, org, contact))
-            snapshot.latest_checkpoint.CopyFrom(await _latest_checkpoint(conn, org, contact))
-            snapshot.human_cases.CopyFrom(await _human_cases(
-                conn, org, contact=contact, statuses=NOT_CLOSED_CASES, page=paging.page(0, "", default=CASES_PAGE)))
-            snapshot.pending_follow_ups.CopyFrom(await _follow_ups(
-                conn, org, contact=contact, statuses=PENDING_FOLLOW_UPS, due_before=None, callbacks_only=False,
-                page=paging.page(0, "", default=FOLLOW_UPS_PAGE)))
-            snapshot.activities.CopyFrom(
-                await _activities(conn, org, contact, kinds=[], turn_id="", since=None, page=activities_page))
+            # The contact and five parts in one statement, each part the single read's own statement.
+            parts = await snapshot_repo.read(
+                conn, org, contact, case_statuses=NOT_CLOSED_CASES, cases_limit=cases_page.fetch,
+                follow_up_statuses=PENDING_FOLLOW_UPS, follow_ups_limit=follow_ups_page.fetch,
+                activities_limit=activities_page.fetch,
+            )
+            # An unknown contact → NOT_FOUND, as GetContact (nothing else is answered).
+            snapshot = rd.GetLeadSnapshotResponse(
+                contact=_contact_of(contacts.found(parts["contact"], org, contact), self._clock))
+            snapshot.lead_state.CopyFrom(_lead_state_of(parts["lead_state"]))
+            snapshot.latest_checkpoint.CopyFrom(_latest_checkpoint_of(parts["latest_checkpoint"]))
+            snapshot.human_cases.CopyFrom(await _human_cases_of(conn, org, parts["human_cases"], cases_page))
+            snapshot.pending_follow_ups.CopyFrom(_follow_ups_of(parts["follow_ups"], follow_ups_page))
+            snapshot.activities.CopyFrom(_activities_of(parts["activities"], activities_page))
             if knowledge is not None:
                 snapshot.knowledge_articles.CopyFrom(await _knowledge_articles(
                     conn, org, include_unpublished=False, kinds=knowledge_kinds, unit_id=knowledge.unit_id,
@@ -423,19 +430,28 @@ class CrmRead(Servicer, crm_read_pb2_grpc.CrmReadServiceServicer):
 
 
 async def _contact(conn: AsyncConnection, org: UUID, contact: UUID, clock: Clock) -> rd.GetContactResponse:
-    row = await contacts.require(conn, org, contact)
+    return _contact_of(await contacts.require(conn, org, contact), clock)
+
+
+def _contact_of(row: Row, clock: Clock) -> rd.GetContactResponse:
     return rd.GetContactResponse(contact=m.contact(row, clock()))
 
 
 async def _lead_state(conn: AsyncConnection, org: UUID, contact: UUID) -> rd.GetLeadStateResponse:
-    row = await leads_repo.get_state(conn, org, contact)
+    return _lead_state_of(await leads_repo.get_state(conn, org, contact))
+
+
+def _lead_state_of(row: Row | None) -> rd.GetLeadStateResponse:
     if row is None:
         return rd.GetLeadStateResponse(found=False)
     return rd.GetLeadStateResponse(found=True, lead_state=m.lead_state(row))
 
 
 async def _latest_checkpoint(conn: AsyncConnection, org: UUID, contact: UUID) -> rd.LatestCheckpointResponse:
-    row = await leads_repo.latest_checkpoint(conn, org, contact)
+    return _latest_checkpoint_of(await leads_repo.latest_checkpoint(conn, org, contact))
+
+
+def _latest_checkpoint_of(row: Row | None) -> rd.LatestCheckpointResponse:
     if row is None:
         return rd.LatestCheckpointResponse(found=False)
     return rd.LatestCheckpointResponse(found=True, checkpoint=m.checkpoint(row))
@@ -445,6 +461,10 @@ async def _activities(conn: AsyncConnection, org: UUID, contact: UUID, *, kinds:
                       since: datetime | None, page: paging.Page) -> rd.ListActivitiesResponse:
     rows = await leads_repo.list_activities(conn, org, contact, kinds=kinds, turn_id=turn_id, since=since,
                                             limit=page.fetch, offset=page.offset)
+    return _activities_of(rows, page)
+
+
+def _activities_of(rows: list[Row], page: paging.Page) -> rd.ListActivitiesResponse:
     return rd.ListActivitiesResponse(
         activities=[m.activity(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
     )
@@ -454,6 +474,11 @@ async def _human_cases(conn: AsyncConnection, org: UUID, *, contact: UUID | None
                        page: paging.Page) -> rd.ListHumanCasesResponse:
     rows = await cases_repo.list_page(conn, org, contact=contact, statuses=statuses, limit=page.fetch,
                                       offset=page.offset)
+    return await _human_cases_of(conn, org, rows, page)
+
+
+async def _human_cases_of(conn: AsyncConnection, org: UUID, rows: list[Row],
+                          page: paging.Page) -> rd.ListHumanCasesResponse:
     shown = rows[: page.limit]
     # No case, no updates to read: most contacts have no open case, and this saves the query.
     updates = await cases_repo.updates_of(conn, org, [row["case_id"] for row in shown]) if shown else {}
@@ -467,6 +492,10 @@ async def _follow_ups(conn: AsyncConnection, org: UUID, *, contact: UUID | None,
                       due_before: datetime | None, callbacks_only: bool, page: paging.Page) -> rd.ListFollowUpsResponse:
     rows = await followups_repo.list_page(conn, org, contact=contact, statuses=statuses, due_before=due_before,
                                           callbacks_only=callbacks_only, limit=page.fetch, offset=page.offset)
+    return _follow_ups_of(rows, page)
+
+
+def _follow_ups_of(rows: list[Row], page: paging.Page) -> rd.ListFollowUpsResponse:
     return rd.ListFollowUpsResponse(
         follow_ups=[m.follow_up(row) for row in rows[: page.limit]], next_page_token=page.next_token(len(rows))
     )

@@ -1,0 +1,236 @@
+"""Benchmark: crm's share of one turn, in one process — the crm calls a turn makes, CPU per call.
+
+crm (built by its own `server.build`, started with the kit's `create_server`) runs in this
+process against a fresh embedded PostgreSQL; the client channel is opened the way the gateway
+opens its own (`balcao.kit.channels.open_channel`: signed and traced). Per turn, sequentially, a
+new contact and what `bench/turn.py` shows crm serving for it: UpsertContact (`fill_empty_only`,
+an inbound key), GetContact ×2, GetOrganization, GetLeadSnapshot (with knowledge articles),
+ListHumanCases, CloseTurn (with an execution record), BatchGetClosedTurns. The Operador's
+RegisterTurnBasics and Claim are left out (their own figures are in `bench/operador.py` and
+`bench/queue.py`).
+
+Figures: CPU ms per call and per turn of this process (client and server together:
+`time.process_time`) and of PostgreSQL (its processes' /proc counters). The machine is shared,
+so CPU time varies with the load (printed beside it); for a load-independent A/B, count
+instructions: run under `valgrind --tool=callgrind --collect-atstart=no` with `--callgrind`,
+which switches collection on for the measured turns only (the count is callgrind's summary).
+To compare two revisions, run the script from each one's tree (e.g. a `git worktree`).
+
+Run: `.venv/bin/python bench/crm_turn.py [--turns 100]`. Prints a table, then one JSON line
+(the last line). Target: the crm calls of a turn at most 20 ms of CPU (client and server). When
+this script was written: 38.6 ms on b46d36e and 22.1 ms after the crm7 branch (load ~2–3); under
+callgrind 30.0 M and 17.9 M instructions per turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+# Not bench/ itself: its queue.py would shadow the standard library's.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
+
+TARGET_CPU_MS_PER_TURN = 20.0
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _postgres_cpu_ms(folder: Path) -> float:
+    """CPU of the postmaster under `folder` and its backends (utime+stime, with dead children)."""
+    total = 0
+    for pid_file in folder.rglob("postmaster.pid"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            root = int(pid_file.read_text().split()[0])
+            for entry in Path("/proc").iterdir():
+                if not entry.name.isdigit():
+                    continue
+                with contextlib.suppress(OSError):
+                    text = (entry / "stat").read_text()
+                    fields = text[text.rindex(")") + 2 :].split()
+                    if int(entry.name) == root or int(fields[1]) == root:
+                        total += sum(int(v) for v in fields[11:15])
+    return total * 1000 / _TICK
+
+
+class _Callgrind:
+    """Callgrind client requests (no-ops when not run under callgrind)."""
+
+    SOURCE = (
+        "#include <valgrind/callgrind.h>\n"
+        "void bench_start(void) { CALLGRIND_ZERO_STATS; CALLGRIND_TOGGLE_COLLECT; }\n"
+        "void bench_stop(void) { CALLGRIND_TOGGLE_COLLECT; CALLGRIND_DUMP_STATS_AT(\"crm_turns\"); }\n"
+    )
+
+    def __init__(self, folder: Path) -> None:
+        import ctypes
+
+        source, library = folder / "cg.c", folder / "libcg.so"
+        source.write_text(self.SOURCE)
+        subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-o", str(library), str(source)], check=True)
+        self._lib = ctypes.CDLL(str(library))
+
+    def start(self) -> None:
+        self._lib.bench_start()
+
+    def stop(self) -> None:
+        self._lib.bench_stop()
+
+
+async def measure(turns: int, warmup: int, callgrind: bool) -> dict[str, Any]:
+    from balcao.common.v1 import declaracao_pb2 as dc
+    from balcao.crm.v1 import crm_read_pb2 as rd
+    from balcao.crm.v1 import crm_read_pb2_grpc, crm_write_pb2_grpc
+    from balcao.crm.v1 import crm_resources_pb2 as r
+    from balcao.crm.v1 import crm_write_pb2 as cw
+    from balcao.kit import db
+    from balcao.kit.channels import open_channel
+    from balcao.kit.embedded_pg import EmbeddedPostgres
+    from balcao.kit.server import Database, create_server
+    from balcao.kit.telemetry import configure_telemetry
+    from services.crm import server as crm_server
+    from services.crm.config import Settings as CrmSettings
+    from services.gateway.config import Settings as GatewaySettings
+
+    logging.getLogger().setLevel(logging.WARNING)
+    flush = configure_telemetry("crm")
+    cpu: dict[str, float] = defaultdict(float)
+    pg: dict[str, float] = defaultdict(float)
+    with tempfile.TemporaryDirectory(prefix="bench-crm-turn-") as tmp:
+        folder = Path(tmp)
+        counter = _Callgrind(folder) if callgrind else None
+        postgres = EmbeddedPostgres(folder / "pg")
+        await asyncio.to_thread(postgres.start)
+        try:
+            url = postgres.url
+            await db.migrate(url, "crm", "crm")
+            secret = secrets.token_urlsafe(32)
+            settings = CrmSettings(
+                mesh_secret=secret, grpc_port=0, database_url=url, migrate_on_start=False, data_dir=folder
+            )
+            database = Database()
+            engine = db.create_engine(url, pool_size=10)
+            await db.wait_until_ready(engine)
+            database.attach(engine)
+            definition = crm_server.build(settings, database)
+            running = await create_server(definition, secret=secret.encode(), host="127.0.0.1", port=0)
+            stop_worker = await definition.on_ready() if definition.on_ready else None
+            await running.set_serving(True)
+            channel = open_channel(
+                GatewaySettings(mesh_secret=secret, crm_addr=f"127.0.0.1:{running.port}", data_dir=folder), "crm"
+            )
+            try:
+                read = crm_read_pb2_grpc.CrmReadServiceStub(channel)
+                write = crm_write_pb2_grpc.CrmWriteServiceStub(channel)
+                org = (
+                    await write.UpsertOrganization(
+                        cw.UpsertOrganizationRequest(
+                            name="Clínica Bench", time_zone="America/Sao_Paulo", plan=r.Plan(name="Bench")
+                        )
+                    )
+                ).organization.organization_id
+
+                async def turn(timed: bool) -> None:
+                    async def call(name: str, make: Callable[[], Awaitable[Any]]) -> Any:
+                        if not timed or callgrind:
+                            return await make()
+                        pg_before, cpu_before = _postgres_cpu_ms(folder), time.process_time()
+                        answer = await make()
+                        cpu[name] += (time.process_time() - cpu_before) * 1000
+                        pg[name] += _postgres_cpu_ms(folder) - pg_before
+                        return answer
+
+                    phone = f"+55119{uuid.uuid4().int % 10**8:08d}"
+                    contact = (
+                        await call("UpsertContact", lambda: write.UpsertContact(cw.UpsertContactRequest(
+                            organization_id=org, phone=phone, channel=r.CHANNEL_WHATSAPP, name="Maria",
+                            legal_basis=r.LEGAL_BASIS_CONTACT_INITIATED, fill_empty_only=True,
+                            idempotency_key=f"inbound:bench:{phone}:{uuid.uuid4().hex}")))
+                    ).contact.contact_id
+                    ids = {"organization_id": org, "contact_id": contact}
+                    for _ in range(2):
+                        await call("GetContact", lambda: read.GetContact(rd.GetContactRequest(**ids)))
+                    await call("GetOrganization",
+                               lambda: read.GetOrganization(rd.GetOrganizationRequest(organization_id=org)))
+                    await call("GetLeadSnapshot", lambda: read.GetLeadSnapshot(rd.GetLeadSnapshotRequest(
+                        **ids, activities_page_size=20, knowledge_articles=rd.LeadSnapshotKnowledge())))
+                    await call("ListHumanCases",
+                               lambda: read.ListHumanCases(rd.ListHumanCasesRequest(**ids, page_size=1)))
+                    turn_id = uuid.uuid4().hex
+                    execution = r.TurnExecution(inbound=[r.InboundRef(text="Oi! Vocês atendem no sábado?")],
+                                                sent=[r.SentPart(text="Atendemos, sim: das 8h às 12h.")])
+                    execution.started_at.GetCurrentTime()
+                    execution.finished_at.GetCurrentTime()
+                    await call("CloseTurn", lambda: write.CloseTurn(cw.CloseTurnRequest(
+                        **ids, turn_id=turn_id, unit_id="recepcao",
+                        checkpoint=r.CheckpointContent(rolling_summary="Perguntou do sábado.",
+                                                       declaracao=dc.DeclaracaoDoTurno(nada_a_declarar=True)),
+                        execution=execution)))
+                    await call("BatchGetClosedTurns", lambda: read.BatchGetClosedTurns(rd.BatchGetClosedTurnsRequest(
+                        turns=[rd.ClosedTurnRef(**ids, turn_id=turn_id)])))
+
+                for _ in range(warmup):
+                    await turn(False)
+                if counter is not None:
+                    counter.start()
+                for _ in range(turns):
+                    await turn(True)
+                if counter is not None:
+                    counter.stop()
+            finally:
+                await channel.close()
+                if stop_worker is not None:
+                    await stop_worker()
+                await running.server.stop(0)
+                await database.dispose()
+        finally:
+            await asyncio.to_thread(postgres.stop)
+    flush()
+    return {
+        "cpu_ms": {name: round(value / turns, 3) for name, value in cpu.items()},
+        "postgres_cpu_ms": {name: round(value / turns, 3) for name, value in pg.items()},
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=100)
+    parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--callgrind", action="store_true",
+                        help="under callgrind: collect the measured turns only (CPU figures are then not taken)")
+    args = parser.parse_args()
+    figures = asyncio.run(measure(args.turns, args.warmup, args.callgrind))
+    total = round(sum(figures["cpu_ms"].values()), 2)
+    pg_total = round(sum(figures["postgres_cpu_ms"].values()), 2)
+    print(f"crm calls of one turn, {args.turns} turns, CPU ms per turn (client and server in this process)")
+    print(f"  {'call':<22}{'CPU ms':>9}{'PG CPU ms':>11}")
+    for name, value in figures["cpu_ms"].items():
+        print(f"  {name:<22}{value:>9.3f}{figures['postgres_cpu_ms'][name]:>11.3f}")
+    print(f"  {'total':<22}{total:>9.3f}{pg_total:>11.3f}")
+    load = os.getloadavg()[0]
+    print(f"load average: {load:.2f}")
+    print(json.dumps({
+        "bench": "crm_turn", "turns": args.turns, "cpu_ms_per_turn": total, "postgres_cpu_ms_per_turn": pg_total,
+        "cpu_ms_by_call": figures["cpu_ms"], "load_average_1m": round(load, 2),
+        "targets": {"cpu_ms_per_turn": TARGET_CPU_MS_PER_TURN},
+        "met": bool(figures["cpu_ms"]) and total <= TARGET_CPU_MS_PER_TURN,
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
