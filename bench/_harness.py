@@ -1,4 +1,5 @@
-"""What the benchmarks share: a free port, one service process on a given database, its health.
+"""What the benchmarks share: a free port, one service process on a given database, its health,
+PostgreSQL's CPU, and callgrind's counting switched on for the measured part only.
 
 Benchmarks start the real service (`balcao serve <name>`) as its own process, the way the mesh
 runs it, against an embedded PostgreSQL they own; this module is the part every one of them did
@@ -8,6 +9,7 @@ alike.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import subprocess
@@ -71,3 +73,47 @@ async def wait_serving(
                 pass
             await asyncio.sleep(0.2)
     raise TimeoutError(f"{name} did not report SERVING in time")
+
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def postgres_cpu_ms(folder: Path) -> float:
+    """CPU of the postmaster under `folder` and its backends (utime+stime, with dead children)."""
+    total = 0
+    for pid_file in folder.rglob("postmaster.pid"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            root = int(pid_file.read_text().split()[0])
+            for entry in Path("/proc").iterdir():
+                if not entry.name.isdigit():
+                    continue
+                with contextlib.suppress(OSError):
+                    text = (entry / "stat").read_text()
+                    fields = text[text.rindex(")") + 2 :].split()
+                    if int(entry.name) == root or int(fields[1]) == root:
+                        total += sum(int(v) for v in fields[11:15])
+    return total * 1000 / _TICK
+
+
+class Callgrind:
+    """Callgrind client requests (no-ops when not run under callgrind): count one part only."""
+
+    SOURCE = (
+        "#include <valgrind/callgrind.h>\n"
+        "void bench_start(void) { CALLGRIND_ZERO_STATS; CALLGRIND_TOGGLE_COLLECT; }\n"
+        "void bench_stop(const char *name) { CALLGRIND_TOGGLE_COLLECT; CALLGRIND_DUMP_STATS_AT(name); }\n"
+    )
+
+    def __init__(self, folder: Path) -> None:
+        import ctypes
+
+        source, library = folder / "cg.c", folder / "libcg.so"
+        source.write_text(self.SOURCE)
+        subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-o", str(library), str(source)], check=True)
+        self._lib = ctypes.CDLL(str(library))
+
+    def start(self) -> None:
+        self._lib.bench_start()
+
+    def stop(self, name: str) -> None:
+        self._lib.bench_stop(name.encode())

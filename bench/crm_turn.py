@@ -27,12 +27,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import logging
 import os
 import secrets
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,49 +45,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
+from bench._harness import Callgrind, postgres_cpu_ms  # noqa: E402
+
 TARGET_CPU_MS_PER_TURN = 20.0
-_TICK = os.sysconf("SC_CLK_TCK")
 
-
-def _postgres_cpu_ms(folder: Path) -> float:
-    """CPU of the postmaster under `folder` and its backends (utime+stime, with dead children)."""
-    total = 0
-    for pid_file in folder.rglob("postmaster.pid"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            root = int(pid_file.read_text().split()[0])
-            for entry in Path("/proc").iterdir():
-                if not entry.name.isdigit():
-                    continue
-                with contextlib.suppress(OSError):
-                    text = (entry / "stat").read_text()
-                    fields = text[text.rindex(")") + 2 :].split()
-                    if int(entry.name) == root or int(fields[1]) == root:
-                        total += sum(int(v) for v in fields[11:15])
-    return total * 1000 / _TICK
-
-
-class _Callgrind:
-    """Callgrind client requests (no-ops when not run under callgrind)."""
-
-    SOURCE = (
-        "#include <valgrind/callgrind.h>\n"
-        "void bench_start(void) { CALLGRIND_ZERO_STATS; CALLGRIND_TOGGLE_COLLECT; }\n"
-        "void bench_stop(void) { CALLGRIND_TOGGLE_COLLECT; CALLGRIND_DUMP_STATS_AT(\"crm_turns\"); }\n"
-    )
-
-    def __init__(self, folder: Path) -> None:
-        import ctypes
-
-        source, library = folder / "cg.c", folder / "libcg.so"
-        source.write_text(self.SOURCE)
-        subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-o", str(library), str(source)], check=True)
-        self._lib = ctypes.CDLL(str(library))
-
-    def start(self) -> None:
-        self._lib.bench_start()
-
-    def stop(self) -> None:
-        self._lib.bench_stop()
 
 
 async def measure(turns: int, warmup: int, callgrind: bool) -> dict[str, Any]:
@@ -113,7 +72,7 @@ async def measure(turns: int, warmup: int, callgrind: bool) -> dict[str, Any]:
     pg: dict[str, float] = defaultdict(float)
     with tempfile.TemporaryDirectory(prefix="bench-crm-turn-") as tmp:
         folder = Path(tmp)
-        counter = _Callgrind(folder) if callgrind else None
+        counter = Callgrind(folder) if callgrind else None
         postgres = EmbeddedPostgres(folder / "pg")
         await asyncio.to_thread(postgres.start)
         try:
@@ -149,10 +108,10 @@ async def measure(turns: int, warmup: int, callgrind: bool) -> dict[str, Any]:
                     async def call(name: str, make: Callable[[], Awaitable[Any]]) -> Any:
                         if not timed or callgrind:
                             return await make()
-                        pg_before, cpu_before = _postgres_cpu_ms(folder), time.process_time()
+                        pg_before, cpu_before = postgres_cpu_ms(folder), time.process_time()
                         answer = await make()
                         cpu[name] += (time.process_time() - cpu_before) * 1000
-                        pg[name] += _postgres_cpu_ms(folder) - pg_before
+                        pg[name] += postgres_cpu_ms(folder) - pg_before
                         return answer
 
                     phone = f"+55119{uuid.uuid4().int % 10**8:08d}"
@@ -191,7 +150,7 @@ async def measure(turns: int, warmup: int, callgrind: bool) -> dict[str, Any]:
                 for _ in range(turns):
                     await turn(True)
                 if counter is not None:
-                    counter.stop()
+                    counter.stop("crm_turns")
             finally:
                 await channel.close()
                 if stop_worker is not None:

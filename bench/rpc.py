@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -55,10 +54,11 @@ ROOT = HERE.parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
+from bench._harness import Callgrind, postgres_cpu_ms  # noqa: E402
+
 RPC_CPU_RATIO_TARGET = 0.5  # per-RPC CPU at most half the baseline's
 TX_CPU_RATIO_TARGET = 1.0  # the transaction must not get dearer
 CASES = ("health_bare", "health", "get_organization", "tx_sqlalchemy", "tx_asyncpg")
-_TICK = os.sysconf("SC_CLK_TCK")
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -66,55 +66,16 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def _postgres_cpu_ms(folder: Path) -> float:
-    """CPU of the postmaster under `folder` and its backends (utime+stime, with dead children)."""
-    total = 0
-    for pid_file in folder.rglob("postmaster.pid"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            root = int(pid_file.read_text().split()[0])
-            for entry in Path("/proc").iterdir():
-                if not entry.name.isdigit():
-                    continue
-                with contextlib.suppress(OSError):
-                    text = (entry / "stat").read_text()
-                    fields = text[text.rindex(")") + 2 :].split()
-                    if int(entry.name) == root or int(fields[1]) == root:
-                        total += sum(int(v) for v in fields[11:15])
-    return total * 1000 / _TICK
-
-
-class _Callgrind:
-    """Callgrind client requests (a no-op when not run under callgrind): count one loop only."""
-
-    SOURCE = (
-        "#include <valgrind/callgrind.h>\n"
-        "void bench_start(void) { CALLGRIND_ZERO_STATS; CALLGRIND_TOGGLE_COLLECT; }\n"
-        "void bench_stop(const char *name) { CALLGRIND_TOGGLE_COLLECT; CALLGRIND_DUMP_STATS_AT(name); }\n"
-    )
-
-    def __init__(self, folder: Path) -> None:
-        import ctypes
-
-        source, library = folder / "cg.c", folder / "libcg.so"
-        source.write_text(self.SOURCE)
-        subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-o", str(library), str(source)], check=True)
-        self._lib = ctypes.CDLL(str(library))
-
-    def start(self) -> None:
-        self._lib.bench_start()
-
-    def stop(self, name: str) -> None:
-        self._lib.bench_stop(name.encode())
 
 
 async def _time_calls(
     call: Callable[[], Awaitable[Any]], calls: int, warmup: int, folder: Path, name: str = "",
-    callgrind: _Callgrind | None = None,
+    callgrind: Callgrind | None = None,
 ) -> dict[str, float]:
     for _ in range(warmup):
         await call()
     walls: list[float] = []
-    pg_before = _postgres_cpu_ms(folder)
+    pg_before = postgres_cpu_ms(folder)
     if callgrind is not None:
         callgrind.start()
     cpu_before = time.process_time()
@@ -125,7 +86,7 @@ async def _time_calls(
     cpu = time.process_time() - cpu_before
     if callgrind is not None:
         callgrind.stop(name)
-    pg = _postgres_cpu_ms(folder) - pg_before
+    pg = postgres_cpu_ms(folder) - pg_before
     return {
         "wall_p50_us": round(_percentile(walls, 0.5) * 1e6, 1),
         "wall_p99_us": round(_percentile(walls, 0.99) * 1e6, 1),
@@ -161,7 +122,7 @@ async def measure(
     flush = configure_telemetry("crm")
     with tempfile.TemporaryDirectory(prefix="bench-rpc-") as tmp:
         folder = Path(tmp)
-        counter = _Callgrind(folder) if callgrind else None
+        counter = Callgrind(folder) if callgrind else None
         postgres = EmbeddedPostgres(folder / "pg")
         await asyncio.to_thread(postgres.start)
         try:
@@ -249,12 +210,14 @@ async def measure(
 
 
 def _export(rev: str, into: Path) -> Path:
-    """The tree of `rev` in `into`, with this script copied in (the revision may predate it)."""
+    """The tree of `rev` in `into`, with this script and its harness copied in (the revision may
+    predate them; they measure, they are not what is measured)."""
     into.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     (into / "bench").mkdir(exist_ok=True)
     (into / "bench" / "rpc.py").write_bytes(HERE.read_bytes())
+    (into / "bench" / "_harness.py").write_bytes((HERE.parent / "_harness.py").read_bytes())
     return into / "bench" / "rpc.py"
 
 
