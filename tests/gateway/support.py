@@ -214,22 +214,27 @@ async def update_settings(mesh: RunningMesh, org: Org, settings: r.OrganizationS
 
 async def agenda_for(mesh: RunningMesh, org: Org) -> tuple[str, str]:
     """One professional who works every day, and a bookable service."""
-    md = metadata(mesh, "gateway")
     async with grpc.aio.insecure_channel(mesh.addr("agenda")) as channel:
-        write = agenda_write_pb2_grpc.AgendaWriteServiceStub(channel)
-        service = await write.UpsertService(
+        service = await agenda_write_pb2_grpc.AgendaWriteServiceStub(channel).UpsertService(
             aw.UpsertServiceRequest(
                 organization_id=org.organization_id,
                 service=ag.BookableService(name="Consulta de avaliação", duration_minutes=30, active=True),
             ),
-            metadata=md,
+            metadata=metadata(mesh, "gateway"),
         )
-        days = [d for d in ag.Weekday.values() if d != ag.WEEKDAY_UNSPECIFIED]
-        resource = await write.UpsertResource(
+    service_id = service.service.service_id
+    return await add_professional(mesh, org, "Dra. Ana Souza", service_id), service_id
+
+
+async def add_professional(mesh: RunningMesh, org: Org, name: str, service_id: str) -> str:
+    """A professional who works every day from 8h to 20h and performs the service; their id."""
+    days = [d for d in ag.Weekday.values() if d != ag.WEEKDAY_UNSPECIFIED]
+    async with grpc.aio.insecure_channel(mesh.addr("agenda")) as channel:
+        resource = await agenda_write_pb2_grpc.AgendaWriteServiceStub(channel).UpsertResource(
             aw.UpsertResourceRequest(
                 organization_id=org.organization_id,
                 resource=ag.Resource(
-                    name="Dra. Ana Souza",
+                    name=name,
                     kind=ag.RESOURCE_KIND_PERSON,
                     time_zone="America/Sao_Paulo",
                     business_hours=ag.BusinessHours(
@@ -238,13 +243,13 @@ async def agenda_for(mesh: RunningMesh, org: Org) -> tuple[str, str]:
                     slot_minutes=30,
                     capacity=1,
                     place=ag.Place(kind=ag.PLACE_KIND_IN_PERSON, name="Clínica", address="Rua das Flores, 123"),
-                    service_ids=[service.service.service_id],
+                    service_ids=[service_id],
                     active=True,
                 ),
             ),
-            metadata=md,
+            metadata=metadata(mesh, "gateway"),
         )
-    return resource.resource.resource_id, service.service.service_id
+    return resource.resource.resource_id
 
 
 def org_name(prefix: str) -> str:

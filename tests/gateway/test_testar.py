@@ -11,9 +11,6 @@ import uuid
 import grpc
 import pytest
 
-from balcao.agenda.v1 import agenda_resources_pb2 as ag
-from balcao.agenda.v1 import agenda_write_pb2 as aw
-from balcao.agenda.v1 import agenda_write_pb2_grpc
 from balcao.crm.v1 import crm_read_pb2 as cr
 from balcao.crm.v1 import crm_read_pb2_grpc, crm_write_pb2_grpc
 from balcao.crm.v1 import crm_resources_pb2 as r
@@ -104,28 +101,8 @@ async def test_testar_with_the_draft_offers_the_draft_units_professionals(
     times and no one else's, while production still offers everyone the published unit has."""
     org = await support.create_org(mesh)
     ana, service = await support.agenda_for(mesh, org)
+    await support.add_professional(mesh, org, "Dr. Bruno Reis", service)
     md = support.metadata(mesh, "gateway")
-    async with grpc.aio.insecure_channel(mesh.addr("agenda")) as channel:
-        write = agenda_write_pb2_grpc.AgendaWriteServiceStub(channel)
-        days = [d for d in ag.Weekday.values() if d != ag.WEEKDAY_UNSPECIFIED]
-        await write.UpsertResource(
-            aw.UpsertResourceRequest(
-                organization_id=org.organization_id,
-                resource=ag.Resource(
-                    name="Dr. Bruno Reis",
-                    kind=ag.RESOURCE_KIND_PERSON,
-                    time_zone="America/Sao_Paulo",
-                    business_hours=ag.BusinessHours(
-                        weekly=[ag.WeeklyInterval(weekday=d, opens="08:00", closes="20:00") for d in days]
-                    ),
-                    slot_minutes=30,
-                    capacity=1,
-                    service_ids=[service],
-                    active=True,
-                ),
-            ),
-            metadata=md,
-        )
     async with grpc.aio.insecure_channel(mesh.addr("crm")) as channel:
         crm = crm_write_pb2_grpc.CrmWriteServiceStub(channel)
         read = crm_read_pb2_grpc.CrmReadServiceStub(channel)
