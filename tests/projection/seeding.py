@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -315,3 +316,8 @@ class Mesh:
             ),
             metadata=self.auth("gateway"),
         )
+
+
+def phone() -> str:
+    """A Brazilian mobile number no other test uses (most likely)."""
+    return f"+55119{random.randrange(10**7, 10**8)}"

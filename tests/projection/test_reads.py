@@ -7,7 +7,6 @@ existed; and the errors the opening and `get_lead_context` return must map as be
 
 from __future__ import annotations
 
-import random
 import uuid
 from collections.abc import AsyncIterator
 
@@ -25,19 +24,8 @@ from services.projection.handles import handle_key
 from services.projection.lead import RawLead
 from services.projection.reads import ACTIVITIES_READ, Reads
 from services.projection.service import POLICY, Projection
-from tests.projection.seeding import Business, Mesh
+from tests.projection.seeding import Business, Mesh, phone
 from tests.support.mesh import RunningMesh, free_port
-
-
-def phone() -> str:
-    return f"+55119{random.randrange(10**7, 10**8)}"
-
-
-@pytest.fixture(scope="module")
-async def stubs(mesh: RunningMesh) -> AsyncIterator[Mesh]:
-    stubs = Mesh(mesh)
-    yield stubs
-    await stubs.close()
 
 
 @pytest.fixture

@@ -6,9 +6,7 @@ over the mesh; every assertion is about what the Conversador (or the runtime) re
 
 from __future__ import annotations
 
-import random
 import uuid
-from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
 
 import grpc
@@ -32,23 +30,12 @@ from services.projection.handles import SlotRef, handle_key, resolve
 from services.projection.reads import Reads
 from services.projection.service import POLICY, Projection
 from tests.projection.samples import strings
-from tests.projection.seeding import Business, Mesh, local_time
+from tests.projection.seeding import Business, Mesh, local_time, phone
 from tests.support.mesh import RunningMesh, free_port
 
 UNSAFE_URL = "a integração está configurada com um endereço que não é seguro"
 SERVICE = P.DESCRIPTOR.services_by_name["ProjectionService"]
 RUNTIME_RPCS = {"GetTurnContext", "ListMyAppointments"}
-
-
-def phone() -> str:
-    return f"+55119{random.randrange(10**7, 10**8)}"
-
-
-@pytest.fixture(scope="module")
-async def stubs(mesh: RunningMesh) -> AsyncIterator[Mesh]:
-    stubs = Mesh(mesh)
-    yield stubs
-    await stubs.close()
 
 
 def whole(response: object) -> str:
