@@ -30,7 +30,6 @@ NAME = "commercial_promise"
 
 _DISCOUNT = re.compile(r"\b(?:descontos?|abatimento|promocao|promocional|cashback|cupom|off)\b")
 _DISCOUNT_NEAR = re.compile(r"\b(?:descontos?|abatimento|off|a menos|mais barat[oa])\b")
-_DISCOUNT_NEAR_SUBSTRINGS = ("descont", "abatimento", "off", "a menos", "mais barat")
 _INSTALMENT_N = re.compile(
     r"\b(?:em\s+(?:ate\s+)?|ate\s+)?(\d{1,2})\s*(?:x|vezes)\b(?!\s*(?:por|ao|na|no|a cada|cada|mais|menos|maior|menor))"
     r"|\b(\d{1,2})\s+(?:parcelas|prestacoes)\b"
@@ -135,20 +134,25 @@ class _Judge:
         self.text_cents, self.text_percents, self.text_instalments = _values_in(self.facts.texts)
         # An empty Counter without `Counter.__init__` and its Python-level `update` (one per review).
         self.found: Counter[str] = Counter.__new__(Counter)
-        self.no_discount_word: bool | None = None
 
     def _tool_cents(self) -> frozenset[int]:
         texts = tuple(t.result_text for t in self.ctx.outbound.evidence.tool_results)
         return _values_in(texts)[0] if texts else frozenset()
 
     def _near_discount(self, folded: str, start: int, end: int) -> bool:
-        if self.no_discount_word is None:
-            # Each alternative of _DISCOUNT_NEAR holds one of these substrings: a message with none of
-            # them (most) answers every amount without the regex.
-            self.no_discount_word = not any(word in folded for word in _DISCOUNT_NEAR_SUBSTRINGS)
-        if self.no_discount_word:
+        window = folded[max(0, start - 30) : end + 25]
+        # Each alternative of _DISCOUNT_NEAR holds one of these substrings (keep them in step): a window
+        # with none of them (most) is answered without the regex. Searching the ~60 characters around
+        # each amount costs less than searching the whole message once for all five.
+        if not (
+            "descont" in window
+            or "abatimento" in window
+            or "off" in window
+            or "a menos" in window
+            or "mais barat" in window
+        ):
             return False
-        return bool(_DISCOUNT_NEAR.search(folded[max(0, start - 30) : end + 25]))
+        return bool(_DISCOUNT_NEAR.search(window))
 
     def money(self, folded: str) -> set[tuple[int, int]]:
         spans: set[tuple[int, int]] = set()

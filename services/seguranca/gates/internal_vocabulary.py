@@ -233,11 +233,12 @@ def scan(
     if "@" in masked:
         masked = _mask(masked, _JID, found, "jid")
         masked = _mask(masked, _EMAIL)
-    if "://" in masked or "www." in masked:
+    # "w" and "<" first: one `memchr` each, where the two-character searches read the whole text.
+    if "://" in masked or ("w" in masked and "www." in masked):
         masked = _mask(masked, _URL, found, "url")
     if "#" in masked:
         masked = _mask(masked, _HASHTAG)
-    if "{" in masked or "<%" in masked:
+    if "{" in masked or ("<" in masked and "<%" in masked):
         for _ in _PLACEHOLDER.finditer(masked):
             found["template_placeholder"] += 1
         masked = _mask(masked, _PLACEHOLDER)
@@ -255,9 +256,14 @@ def scan(
             found["error_code"] += sum(1 for m in _ERROR_CODE.finditer(masked) if "_" in m.group(0))
     if not tokens.isdisjoint(index.camel_folded):
         found["contract_name"] += sum(1 for m in _CAMEL_CANDIDATE.finditer(masked) if m.group(0) in index.camel_names)
-    if "balcao." in masked or "services." in masked or "grpc." in masked or "google.protobuf" in masked:
+    # A qualified name and a schema-qualified table both have a letter, a digit or "_" right after a
+    # period (their patterns need it), so a text whose shape never has a "." before an "x" holds
+    # neither: one search of the shape instead of seven over the text for ordinary prose. (Masking
+    # only blanks characters, and a lowercase ASCII name sits at the same offset in the folded text.)
+    dotted = b".x" in analysed.shape
+    if dotted and ("balcao." in masked or "services." in masked or "grpc." in masked or "google.protobuf" in masked):
         found["qualified_name"] += len(_QUALIFIED.findall(masked))
-    if "crm." in folded or "agenda." in folded or "gateway." in folded:  # _SCHEMA_PREFIXES, unrolled
+    if dotted and ("crm." in folded or "agenda." in folded or "gateway." in folded):  # _SCHEMA_PREFIXES, unrolled
         for m in _TABLE.finditer(masked):
             if m.group(2) in KNOWN_TABLES or "_" in m.group(2):
                 found["table_name"] += 1
