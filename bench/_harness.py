@@ -11,11 +11,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import secrets
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -117,3 +121,51 @@ class Callgrind:
 
     def stop(self, name: str) -> None:
         self._lib.bench_stop(name.encode())
+
+
+@dataclass
+class InProcessCrm:
+    """crm served by its own `server.build` in this process, on an embedded PostgreSQL."""
+
+    address: str
+    secret: str
+    database_url: str
+    engine: Any  # the AsyncEngine crm's servicers use
+
+
+@contextlib.asynccontextmanager
+async def crm_in_process(folder: Path) -> AsyncIterator[InProcessCrm]:
+    """A fresh embedded PostgreSQL under `folder`, crm migrated and served on a free port (the
+    kit's `create_server`, its workers started), all stopped on exit."""
+    from balcao.kit import db
+    from balcao.kit.embedded_pg import EmbeddedPostgres
+    from balcao.kit.server import Database, create_server
+    from services.crm import server as crm_server
+    from services.crm.config import Settings as CrmSettings
+
+    postgres = EmbeddedPostgres(folder / "pg")
+    await asyncio.to_thread(postgres.start)
+    try:
+        url = postgres.url
+        await db.migrate(url, "crm", "crm")
+        secret = secrets.token_urlsafe(32)
+        settings = CrmSettings(
+            mesh_secret=secret, grpc_port=0, database_url=url, migrate_on_start=False, data_dir=folder
+        )
+        database = Database()
+        engine = db.create_engine(url, pool_size=10)
+        await db.wait_until_ready(engine)
+        database.attach(engine)
+        definition = crm_server.build(settings, database)
+        running = await create_server(definition, secret=secret.encode(), host="127.0.0.1", port=0)
+        stop_worker = await definition.on_ready() if definition.on_ready else None
+        await running.set_serving(True)
+        try:
+            yield InProcessCrm(f"127.0.0.1:{running.port}", secret, url, engine)
+        finally:
+            if stop_worker is not None:
+                await stop_worker()
+            await running.server.stop(0)
+            await database.dispose()
+    finally:
+        await asyncio.to_thread(postgres.stop)

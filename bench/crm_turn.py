@@ -30,7 +30,6 @@ import asyncio
 import json
 import logging
 import os
-import secrets
 import sys
 import tempfile
 import time
@@ -45,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from bench._harness import Callgrind, postgres_cpu_ms  # noqa: E402
+from bench._harness import Callgrind, crm_in_process, postgres_cpu_ms  # noqa: E402
 
 TARGET_CPU_MS_PER_TURN = 20.0
 
@@ -57,13 +56,8 @@ async def measure(turns: int, warmup: int, callgrind: bool) -> dict[str, Any]:
     from balcao.crm.v1 import crm_read_pb2_grpc, crm_write_pb2_grpc
     from balcao.crm.v1 import crm_resources_pb2 as r
     from balcao.crm.v1 import crm_write_pb2 as cw
-    from balcao.kit import db
     from balcao.kit.channels import open_channel
-    from balcao.kit.embedded_pg import EmbeddedPostgres
-    from balcao.kit.server import Database, create_server
     from balcao.kit.telemetry import configure_telemetry
-    from services.crm import server as crm_server
-    from services.crm.config import Settings as CrmSettings
     from services.gateway.config import Settings as GatewaySettings
 
     logging.getLogger().setLevel(logging.WARNING)
@@ -73,25 +67,10 @@ async def measure(turns: int, warmup: int, callgrind: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-crm-turn-") as tmp:
         folder = Path(tmp)
         counter = Callgrind(folder) if callgrind else None
-        postgres = EmbeddedPostgres(folder / "pg")
-        await asyncio.to_thread(postgres.start)
-        try:
-            url = postgres.url
-            await db.migrate(url, "crm", "crm")
-            secret = secrets.token_urlsafe(32)
-            settings = CrmSettings(
-                mesh_secret=secret, grpc_port=0, database_url=url, migrate_on_start=False, data_dir=folder
-            )
-            database = Database()
-            engine = db.create_engine(url, pool_size=10)
-            await db.wait_until_ready(engine)
-            database.attach(engine)
-            definition = crm_server.build(settings, database)
-            running = await create_server(definition, secret=secret.encode(), host="127.0.0.1", port=0)
-            stop_worker = await definition.on_ready() if definition.on_ready else None
-            await running.set_serving(True)
+        async with crm_in_process(folder) as crm:
+            secret = crm.secret
             channel = open_channel(
-                GatewaySettings(mesh_secret=secret, crm_addr=f"127.0.0.1:{running.port}", data_dir=folder), "crm"
+                GatewaySettings(mesh_secret=secret, crm_addr=crm.address, data_dir=folder), "crm"
             )
             try:
                 read = crm_read_pb2_grpc.CrmReadServiceStub(channel)
@@ -153,12 +132,6 @@ async def measure(turns: int, warmup: int, callgrind: bool) -> dict[str, Any]:
                     counter.stop("crm_turns")
             finally:
                 await channel.close()
-                if stop_worker is not None:
-                    await stop_worker()
-                await running.server.stop(0)
-                await database.dispose()
-        finally:
-            await asyncio.to_thread(postgres.stop)
     flush()
     return {
         "cpu_ms": {name: round(value / turns, 3) for name, value in cpu.items()},

@@ -37,7 +37,6 @@ import asyncio
 import json
 import logging
 import os
-import secrets
 import statistics
 import subprocess
 import sys
@@ -54,7 +53,7 @@ ROOT = HERE.parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from bench._harness import Callgrind, postgres_cpu_ms  # noqa: E402
+from bench._harness import Callgrind, crm_in_process, postgres_cpu_ms  # noqa: E402
 
 RPC_CPU_RATIO_TARGET = 0.5  # per-RPC CPU at most half the baseline's
 TX_CPU_RATIO_TARGET = 1.0  # the transaction must not get dearer
@@ -110,11 +109,7 @@ async def measure(
     from balcao.crm.v1 import crm_write_pb2 as cw
     from balcao.kit import db
     from balcao.kit.channels import open_channel
-    from balcao.kit.embedded_pg import EmbeddedPostgres
-    from balcao.kit.server import Database, create_server
     from balcao.kit.telemetry import configure_telemetry
-    from services.crm import server as crm_server
-    from services.crm.config import Settings as CrmSettings
     from services.gateway.config import Settings as GatewaySettings
     from services.seguranca.config import Settings as SegurancaSettings
 
@@ -123,88 +118,65 @@ async def measure(
     with tempfile.TemporaryDirectory(prefix="bench-rpc-") as tmp:
         folder = Path(tmp)
         counter = Callgrind(folder) if callgrind else None
-        postgres = EmbeddedPostgres(folder / "pg")
-        await asyncio.to_thread(postgres.start)
-        try:
-            url = postgres.url
-            await db.migrate(url, "crm", "crm")
-            secret = secrets.token_urlsafe(32)
-            settings = CrmSettings(
-                mesh_secret=secret, grpc_port=0, database_url=url, migrate_on_start=False, data_dir=folder
-            )
-            database = Database()
-            engine = db.create_engine(url, pool_size=10)
-            await db.wait_until_ready(engine)
-            database.attach(engine)
-            definition = crm_server.build(settings, database)
-            running = await create_server(definition, secret=secret.encode(), host="127.0.0.1", port=0)
-            stop_worker = await definition.on_ready() if definition.on_ready else None
-            await running.set_serving(True)
-            address = f"127.0.0.1:{running.port}"
+        async with crm_in_process(folder) as crm:
+            secret, url, engine = crm.secret, crm.database_url, crm.engine
+            address = crm.address
             figures: dict[str, Any] = {"event_loop": type(asyncio.get_running_loop()).__module__.split(".")[0]}
-            try:
-                peers = {"mesh_secret": secret, "crm_addr": address, "data_dir": folder}
-                gateway = open_channel(GatewaySettings(**peers), "crm")
-                seguranca = open_channel(SegurancaSettings(**peers), "crm")
-                bare = grpc.aio.insecure_channel(address)
-                org = (
-                    await crm_write_pb2_grpc.CrmWriteServiceStub(gateway).UpsertOrganization(
-                        cw.UpsertOrganizationRequest(
-                            name="Clínica Bench", time_zone="America/Sao_Paulo", plan=r.Plan(name="Bench")
-                        )
+            peers = {"mesh_secret": secret, "crm_addr": address, "data_dir": folder}
+            gateway = open_channel(GatewaySettings(**peers), "crm")
+            seguranca = open_channel(SegurancaSettings(**peers), "crm")
+            bare = grpc.aio.insecure_channel(address)
+            org = (
+                await crm_write_pb2_grpc.CrmWriteServiceStub(gateway).UpsertOrganization(
+                    cw.UpsertOrganizationRequest(
+                        name="Clínica Bench", time_zone="America/Sao_Paulo", plan=r.Plan(name="Bench")
                     )
-                ).organization.organization_id
-                org_id = uuid.UUID(org)
-                check = health_pb2.HealthCheckRequest()
-                bare_health = health_pb2_grpc.HealthStub(bare)
-                health = health_pb2_grpc.HealthStub(seguranca)
-                read = crm_read_pb2_grpc.CrmReadServiceStub(seguranca)
-                get = rd.GetOrganizationRequest(organization_id=org)
-                select = sa.text("SELECT * FROM crm.organizations WHERE organization_id = :org")
-                set_tenant = sa.text("SELECT set_config('balcao.organization_id', :org, true)")
+                )
+            ).organization.organization_id
+            org_id = uuid.UUID(org)
+            check = health_pb2.HealthCheckRequest()
+            bare_health = health_pb2_grpc.HealthStub(bare)
+            health = health_pb2_grpc.HealthStub(seguranca)
+            read = crm_read_pb2_grpc.CrmReadServiceStub(seguranca)
+            get = rd.GetOrganizationRequest(organization_id=org)
+            select = sa.text("SELECT * FROM crm.organizations WHERE organization_id = :org")
+            set_tenant = sa.text("SELECT set_config('balcao.organization_id', :org, true)")
 
-                kit_tenant = getattr(db, "tenant", None)  # the base revision may predate it
+            kit_tenant = getattr(db, "tenant", None)  # the base revision may predate it
 
-                async def tx_sqlalchemy() -> None:
-                    if kit_tenant is not None:
-                        async with kit_tenant(engine, org_id) as conn:
-                            row = (await conn.execute(select, {"org": org})).mappings().first()
-                    else:  # what the services' tenant helpers did before the kit had one
-                        async with engine.begin() as conn:
-                            await conn.execute(set_tenant, {"org": org})
-                            row = (await conn.execute(select, {"org": org})).mappings().first()
-                    assert row is not None
+            async def tx_sqlalchemy() -> None:
+                if kit_tenant is not None:
+                    async with kit_tenant(engine, org_id) as conn:
+                        row = (await conn.execute(select, {"org": org})).mappings().first()
+                else:  # what the services' tenant helpers did before the kit had one
+                    async with engine.begin() as conn:
+                        await conn.execute(set_tenant, {"org": org})
+                        row = (await conn.execute(select, {"org": org})).mappings().first()
+                assert row is not None
 
-                raw = await asyncpg.connect(url)
-                await raw.execute(f"SET ROLE {db.APP_ROLE}")
+            raw = await asyncpg.connect(url)
+            await raw.execute(f"SET ROLE {db.APP_ROLE}")
 
-                async def tx_asyncpg() -> None:
-                    async with raw.transaction():
-                        await raw.execute("SELECT set_config('balcao.organization_id', $1, true)", org)
-                        row = await raw.fetchrow("SELECT * FROM crm.organizations WHERE organization_id = $1", org)
-                    assert row is not None
+            async def tx_asyncpg() -> None:
+                async with raw.transaction():
+                    await raw.execute("SELECT set_config('balcao.organization_id', $1, true)", org)
+                    row = await raw.fetchrow("SELECT * FROM crm.organizations WHERE organization_id = $1", org)
+                assert row is not None
 
-                cases: dict[str, Callable[[], Awaitable[Any]]] = {
-                    "health_bare": lambda: bare_health.Check(check),
-                    "health": lambda: health.Check(check),
-                    "get_organization": lambda: read.GetOrganization(get),
-                    "tx_sqlalchemy": tx_sqlalchemy,
-                    "tx_asyncpg": tx_asyncpg,
-                }
-                reply = await read.GetOrganization(get)
-                assert reply.organization.name == "Clínica Bench"
-                for name in only:
-                    figures[name] = await _time_calls(cases[name], calls, warmup, folder, name, counter)
-                await raw.close()
-                for channel in (gateway, seguranca, bare):
-                    await channel.close()
-            finally:
-                if stop_worker is not None:
-                    await stop_worker()
-                await running.server.stop(0)
-                await database.dispose()
-        finally:
-            await asyncio.to_thread(postgres.stop)
+            cases: dict[str, Callable[[], Awaitable[Any]]] = {
+                "health_bare": lambda: bare_health.Check(check),
+                "health": lambda: health.Check(check),
+                "get_organization": lambda: read.GetOrganization(get),
+                "tx_sqlalchemy": tx_sqlalchemy,
+                "tx_asyncpg": tx_asyncpg,
+            }
+            reply = await read.GetOrganization(get)
+            assert reply.organization.name == "Clínica Bench"
+            for name in only:
+                figures[name] = await _time_calls(cases[name], calls, warmup, folder, name, counter)
+            await raw.close()
+            for channel in (gateway, seguranca, bare):
+                await channel.close()
     flush()
     return figures
 
