@@ -51,13 +51,27 @@ def _method_name(method: str | bytes) -> str:
     return method.decode() if isinstance(method, bytes) else method
 
 
-class _TracedUnaryCall:
-    """The call as grpc.aio returns it, whose awaiting ends the CLIENT span."""
+class _Traced:
+    """A call whose end (its answer, or its last response) ends the CLIENT span, once."""
 
     __slots__ = ("_call", "_span")
 
     def __init__(self, call: Any, span: trace.Span) -> None:
         self._call, self._span = call, span
+
+    def _end(self, error: grpc.aio.AioRpcError | None) -> None:
+        span, self._span = self._span, None
+        if span is not None:
+            end_client_span(span, error)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._call, name)
+
+
+class _TracedUnaryCall(_Traced):
+    """The call as grpc.aio returns it, whose awaiting ends the CLIENT span."""
+
+    __slots__ = ()
 
     def __await__(self) -> Generator[Any, None, Any]:
         error: grpc.aio.AioRpcError | None = None
@@ -67,21 +81,13 @@ class _TracedUnaryCall:
             error = exc
             raise
         finally:
-            span, self._span = self._span, None
-            if span is not None:
-                end_client_span(span, error)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._call, name)
+            self._end(error)
 
 
-class _TracedStreamCall:
+class _TracedStreamCall(_Traced):
     """A response-streaming call whose iteration ends the CLIENT span."""
 
-    __slots__ = ("_call", "_span")
-
-    def __init__(self, call: Any, span: trace.Span) -> None:
-        self._call, self._span = call, span
+    __slots__ = ()
 
     def __aiter__(self) -> AsyncIterator[Any]:
         return self._responses()
@@ -95,12 +101,7 @@ class _TracedStreamCall:
             error = exc
             raise
         finally:
-            span, self._span = self._span, None
-            if span is not None:
-                end_client_span(span, error)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._call, name)
+            self._end(error)
 
 
 class _MultiCallable:
