@@ -51,27 +51,13 @@ def _method_name(method: str | bytes) -> str:
     return method.decode() if isinstance(method, bytes) else method
 
 
-class _Traced:
-    """A call whose end (its answer, or its last response) ends the CLIENT span, once."""
+class _TracedUnaryCall:
+    """The call as grpc.aio returns it, whose awaiting ends the CLIENT span."""
 
     __slots__ = ("_call", "_span")
 
     def __init__(self, call: Any, span: trace.Span) -> None:
         self._call, self._span = call, span
-
-    def _end(self, error: grpc.aio.AioRpcError | None) -> None:
-        span, self._span = self._span, None
-        if span is not None:
-            end_client_span(span, error)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._call, name)
-
-
-class _TracedUnaryCall(_Traced):
-    """The call as grpc.aio returns it, whose awaiting ends the CLIENT span."""
-
-    __slots__ = ()
 
     def __await__(self) -> Generator[Any, None, Any]:
         error: grpc.aio.AioRpcError | None = None
@@ -81,13 +67,21 @@ class _TracedUnaryCall(_Traced):
             error = exc
             raise
         finally:
-            self._end(error)
+            span, self._span = self._span, None
+            if span is not None:
+                end_client_span(span, error)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._call, name)
 
 
-class _TracedStreamCall(_Traced):
+class _TracedStreamCall:
     """A response-streaming call whose iteration ends the CLIENT span."""
 
-    __slots__ = ()
+    __slots__ = ("_call", "_span")
+
+    def __init__(self, call: Any, span: trace.Span) -> None:
+        self._call, self._span = call, span
 
     def __aiter__(self) -> AsyncIterator[Any]:
         return self._responses()
@@ -101,7 +95,12 @@ class _TracedStreamCall(_Traced):
             error = exc
             raise
         finally:
-            self._end(error)
+            span, self._span = self._span, None
+            if span is not None:
+                end_client_span(span, error)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._call, name)
 
 
 class _MultiCallable:
