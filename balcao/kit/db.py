@@ -85,10 +85,43 @@ class _Connection(asyncpg.Connection):
         return await super().execute(query, *args, timeout=timeout)
 
 
-def _forget_pending(dbapi_connection: Any, _record: Any) -> None:
+def _half_way(dbapi_connection: Any, driver: asyncpg.Connection) -> bool:
+    """Whether a connection was left inside a transaction it can no longer end.
+
+    A task cancelled while its BEGIN, a statement or its COMMIT was on the wire (a caller's
+    deadline cancels the handler) can leave asyncpg's transaction block marked as open while
+    SQLAlchemy no longer tracks it: the next `BEGIN` on that connection would then become a
+    SAVEPOINT inside the stale transaction — never committed, without the new transaction's
+    settings (another tenant's row-level security), holding its locks. Such a connection is
+    closed, never reused. A transaction SQLAlchemy's adapter still tracks is not half-way: it
+    ends it (the `connect` event's `SET ROLE` leaves one open on a new connection). (`_top_xact`
+    is asyncpg's record of the open block and `_transaction` the adapter's, both private: the
+    test of this in tests/kit/test_db_tenancy.py fails if an upgrade renames them.)
+    """
+    if driver.is_closed():
+        return True
+    if getattr(dbapi_connection, "_transaction", None) is not None:
+        return False
+    return driver.is_in_transaction() or driver._top_xact is not None
+
+
+def _on_checkin(dbapi_connection: Any, _record: Any) -> None:
     driver = getattr(dbapi_connection, "driver_connection", None)
     if isinstance(driver, _Connection):
+        # A transaction that ran no statement never sent its BEGIN: its settings die with it.
         driver._begin_with = None
+    if isinstance(driver, asyncpg.Connection) and _half_way(dbapi_connection, driver):
+        # Closing the socket now makes the server roll the stale transaction back and free its
+        # locks at once; the checkout below replaces the connection.
+        log.warning("closing a database connection left inside a transaction")
+        driver.terminate()
+
+
+def _on_checkout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    driver = getattr(dbapi_connection, "driver_connection", None)
+    if isinstance(driver, asyncpg.Connection) and _half_way(dbapi_connection, driver):
+        # The pool discards this connection and hands out (or opens) another one.
+        raise sa.exc.DisconnectionError("connection left inside a transaction")
 
 
 def create_engine(url: str, *, pool_size: int = 10, app_role: bool = True) -> AsyncEngine:
@@ -103,8 +136,8 @@ def create_engine(url: str, *, pool_size: int = 10, app_role: bool = True) -> As
         pool_recycle=300,
         connect_args={"connection_class": _Connection},
     )
-    # A transaction that ran no statement never sent its BEGIN: its settings die with it.
-    sa.event.listen(engine.sync_engine, "checkin", _forget_pending)
+    sa.event.listen(engine.sync_engine, "checkin", _on_checkin)
+    sa.event.listen(engine.sync_engine, "checkout", _on_checkout)
     if app_role:
 
         @sa.event.listens_for(engine.sync_engine, "connect")

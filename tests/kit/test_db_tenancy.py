@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import random
 import uuid
 from collections.abc import AsyncIterator
 
+import asyncpg
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -120,3 +124,48 @@ async def test_sql_run_on_asyncpg_directly_is_inside_the_tenant_transaction(
     async with db.all_tenants(engine) as conn:
         names = (await conn.execute(sa.text("SELECT name FROM crm.organizations WHERE organization_id = :b"), {"b": b}))
         assert names.scalar_one() == "Kit tenancy"  # the direct write rolled back with the transaction
+
+
+async def test_a_call_cancelled_half_way_never_leaves_its_connection_to_the_next_one(mesh: RunningMesh) -> None:
+    """A caller's deadline cancels the handler wherever it is: during BEGIN, a statement (through
+    SQLAlchemy or on asyncpg directly) or COMMIT. The next transaction on the pool must still be a
+    transaction of its own: committed when it says so, with its own tenant setting. (Before the
+    fix, one cancellation in a few left asyncpg's transaction block open: every later "commit" on
+    that connection was a savepoint release inside a transaction nobody ended, under the setting
+    of the tenant that was cancelled.)"""
+    engine = db.create_engine(mesh.database_url, pool_size=1, app_role=False)  # one connection, reused
+    table = f"public.kit_cancel_probe_{uuid.uuid4().hex[:8]}"
+    async with engine.begin() as conn:
+        await conn.execute(sa.text(f"CREATE TABLE {table} (turn int, tenant text)"))
+    verifier = await asyncpg.connect(mesh.database_url)
+    rng = random.Random(20261130)
+    wrong: list[str] = []
+    try:
+        for turn in range(150):
+            async def cancelled(through_sqlalchemy: bool) -> None:
+                async with db.tenant(engine, uuid.uuid4()) as conn:
+                    if through_sqlalchemy:
+                        await conn.execute(sa.text(f"INSERT INTO {table} VALUES (-1, 'cancelled')"))
+                    raw = await db.driver_in_transaction(conn)
+                    for _ in range(3):
+                        await raw.execute(f"INSERT INTO {table} VALUES (-1, 'cancelled')")
+
+            task = asyncio.create_task(cancelled(rng.random() < 0.5))
+            await asyncio.sleep(rng.random() * 0.004)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            org = uuid.uuid4()
+            async with db.tenant(engine, org) as conn:
+                raw = await db.driver_in_transaction(conn)
+                await raw.execute(
+                    f"INSERT INTO {table} VALUES ($1, current_setting('balcao.organization_id', true))", turn
+                )
+            committed = await verifier.fetch(f"SELECT tenant FROM {table} WHERE turn = $1", turn)
+            if [r["tenant"] for r in committed] != [str(org)]:
+                wrong.append(f"turn {turn}: committed {[r['tenant'] for r in committed]}, expected [{org}]")
+    finally:
+        await verifier.execute(f"DROP TABLE {table}")
+        await verifier.close()
+        await engine.dispose()
+    assert wrong == []
