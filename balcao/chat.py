@@ -24,6 +24,7 @@ from balcao.crm.v1 import crm_read_pb2 as cr
 from balcao.crm.v1 import crm_read_pb2_grpc
 from balcao.gateway.v1 import gateway_pb2 as gw
 from balcao.gateway.v1 import gateway_pb2_grpc
+from balcao.kit.phones import InvalidPhone, normalize_phone
 
 CHANNEL_INSTANCE = "cli"
 OUTCOMES = {v: k.removeprefix("TURN_OUTCOME_").lower() for k, v in gw.TurnOutcome.items()}
@@ -170,6 +171,12 @@ def run(
     read_line: Callable[[str], str] = input,
     out: TextIO = sys.stdout,
 ) -> int:
+    try:  # the gateway's own rule, checked here so the person hears about the number, not an RPC
+        phone = normalize_phone(phone)
+    except InvalidPhone:
+        raise ChatError(
+            f"--phone {phone!r} não é um número de telefone válido (ex.: +5511987654321 ou (11) 98765-4321)"
+        ) from None
     metadata = (("authorization", f"Bearer {token}"),)
     with grpc.insecure_channel(gateway_address) as gateway_channel, grpc.insecure_channel(crm_address) as crm_channel:
         try:

@@ -2,8 +2,9 @@
 
 The HTTP edge (Evolution, web) normalises the provider's payload into an `InboundMessage`; this
 module checks what the runtime relies on (an organisation, a channel instance, a sender, a
-message id) and normalises the phone once more, so the deduplication key is the same however the
-number was written. Bad input raises `InvalidInbound` with a sentence naming the field; nothing
+message id) and normalises the phone once more with the kit's one rule (the crm's: a number that
+passes here is one crm stores), so the deduplication key is the same however the number was
+written. Bad input raises `InvalidInbound` with a sentence naming the field; nothing
 is stored then.
 """
 
@@ -12,9 +13,8 @@ from __future__ import annotations
 from datetime import UTC
 from uuid import UUID
 
-import phonenumbers
-
 from balcao.gateway.v1 import gateway_pb2 as gw
+from balcao.kit.phones import InvalidPhone, normalize_phone
 from services.gateway.records import NewInbound
 
 MAX_TEXT_CHARS = 20_000
@@ -54,31 +54,12 @@ def parse_uuid(value: str, field: str) -> UUID:
         raise InvalidInbound(f"{field} must be a UUID, got {value!r}") from None
 
 
-def normalise_phone(raw: str) -> str:
-    """E.164 with Brazil as the default region and the mobile ninth digit restored."""
-    text = raw.strip()
-    if "@" in text:  # a JID's user part
-        text = text.split("@", 1)[0].split(":", 1)[0]
-    digits = "".join(ch for ch in text if ch.isdigit())
-    if not digits:
-        raise InvalidInbound(f"message.phone {raw!r} is not a phone number")
-    if text.startswith("+"):
-        candidate = "+" + digits
-    elif digits.startswith("55") and len(digits) >= 12:
-        candidate = "+" + digits  # a JID user part or a number written with the country code
-    else:
-        candidate = digits
+def normalise_phone(raw: str, field: str = "message.phone") -> str:
+    """The kit's one phone rule (`balcao.kit.phones`: the crm's, so crm accepts what passes here)."""
     try:
-        number = phonenumbers.parse(candidate, "BR")
-    except phonenumbers.NumberParseException:
-        raise InvalidInbound(f"message.phone {raw!r} is not a phone number") from None
-    national = str(number.national_number)
-    if number.country_code == 55 and len(national) == 10 and national[2] in "6789":
-        # An old-style mobile without the ninth digit: WhatsApp still delivers such JIDs.
-        number = phonenumbers.parse(f"+55{national[:2]}9{national[2:]}", None)
-    if not phonenumbers.is_possible_number(number):
-        raise InvalidInbound(f"message.phone {raw!r} is not a possible phone number")
-    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+        return normalize_phone(raw)
+    except InvalidPhone as exc:
+        raise InvalidInbound(exc.naming(field)) from None
 
 
 def normalise(request: gw.SubmitInboundRequest) -> NewInbound:
@@ -101,6 +82,11 @@ def normalise(request: gw.SubmitInboundRequest) -> NewInbound:
             raise InvalidInbound(f"{name} is longer than {MAX_ID_CHARS} characters")
     phone = normalise_phone(m.phone) if m.phone.strip() else ""
     profile = m.profile_id.strip()
+    jid = m.jid.strip()
+    if jid and "@" not in jid:  # crm keeps it among the contact's JIDs and refuses anything else
+        raise InvalidInbound(
+            f"message.jid {jid[:60]!r} is not a WhatsApp JID (expected e.g. 5511987654321@s.whatsapp.net)"
+        )
     if not phone and not profile:
         raise InvalidInbound("message.phone is required (or message.profile_id for the web channel)")
     if not phone and channel != "web":
@@ -143,7 +129,7 @@ def normalise(request: gw.SubmitInboundRequest) -> NewInbound:
         sender_key=phone or f"profile:{profile}",
         phone=phone,
         message_id=message_id,
-        jid=m.jid.strip(),
+        jid=jid,
         message_type=message_type,
         text=text,
         attachment_note=note,

@@ -78,7 +78,10 @@ class Testar:
         config = gw.CONFIG_VERSION_PUBLISHED
         if draft and await self._has_draft(org):
             config = gw.CONFIG_VERSION_DRAFT
-        phone = normalise_phone(request.test_phone) if request.test_phone.strip() else test_phone(org, False)
+        if request.test_phone.strip():
+            phone = normalise_phone(request.test_phone, "test_phone")
+        else:
+            phone = test_phone(org, False)
         if request.new_conversation and not request.test_phone.strip():
             phone = test_phone(org, True)
         last = None

@@ -38,7 +38,9 @@ def test_the_default_region_applies_to_numbers_without_a_country_code() -> None:
     assert normalize_phone("212 555 0100", "US") == "+12125550100"
 
 
-@pytest.mark.parametrize("raw", ["abc", "123", "+55 11 1234", "99999999999999", "   "])
+@pytest.mark.parametrize(
+    "raw", ["abc", "123", "+55 11 1234", "99999999999999", "   ", "+55 20 98765-4321", "5511987654321@lid"]
+)
 def test_a_malformed_phone_is_refused_with_a_message_naming_it(raw: str) -> None:
     with pytest.raises(InvalidArgument, match="phone"):
         normalize_phone(raw)
@@ -46,6 +48,7 @@ def test_a_malformed_phone_is_refused_with_a_message_naming_it(raw: str) -> None
 
 def test_only_phone_jids_carry_a_phone() -> None:
     assert phone_from_jid("5511987654321@s.whatsapp.net") == "5511987654321"
+    assert phone_from_jid("5511987654321:3@c.us") == "5511987654321"  # the legacy server, as the edge reads it
     assert phone_from_jid("123456789012345@lid") is None
     assert phone_from_jid("120363025246125486@g.us") is None
 

@@ -56,6 +56,12 @@ def test_chat_names_an_unknown_organisation(mesh: RunningMesh) -> None:
     assert result.returncode == 1 and "nenhuma organização" in result.stderr
 
 
+def test_chat_refuses_a_number_no_phone_can_have_before_calling_anyone(mesh: RunningMesh) -> None:
+    result = _balcao(mesh, "chat", "--org", "demo", "--phone", "+55 20 98765-4321", "--say", "oi")
+    assert result.returncode == 1
+    assert "--phone '+55 20 98765-4321' não é um número de telefone válido" in result.stderr
+
+
 def test_seed_demo_wires_the_clinic_to_an_evolution_server_in_one_line(mesh: RunningMesh) -> None:
     """The mesh's own gateway, over real HTTP: the webhook in, the reply out through the local Evolution."""
     import time

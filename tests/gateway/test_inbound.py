@@ -30,6 +30,11 @@ def test_one_phone_however_written(raw: str) -> None:
     assert normalise_phone(raw) == "+5511987654321"
 
 
+def test_testar_names_its_own_field() -> None:
+    with pytest.raises(InvalidInbound, match=r"^test_phone '123'"):
+        normalise_phone("123", "test_phone")
+
+
 def test_the_delivery_key_uses_the_normalised_phone() -> None:
     a = normalise(request(phone="(11) 98765-4321"))
     b = normalise(request(phone="5511987654321"))
@@ -43,6 +48,9 @@ def test_the_delivery_key_uses_the_normalised_phone() -> None:
         ({"channel_instance": ""}, "message.channel_instance"),
         ({"channel": gw.CHANNEL_UNSPECIFIED}, "message.channel"),
         ({"phone": "abc"}, "message.phone"),
+        ({"phone": "+5520987654321"}, "message.phone"),  # possible, but no area code 20: crm refuses it
+        ({"phone": "5511987654321@lid"}, "message.phone"),
+        ({"jid": "5511987654321"}, "message.jid"),
         ({"phone": ""}, "message.phone"),
         ({"text": ""}, "message.text"),
         ({"type": gw.MESSAGE_TYPE_UNSPECIFIED}, "message.type"),

@@ -55,6 +55,40 @@ async def test_bad_input_is_refused_and_nothing_is_stored(
     assert await _count(mesh_db, "SELECT count(*) FROM gateway.inbound_messages WHERE message_id = :m", m=marker) == 0
 
 
+async def test_a_number_crm_would_refuse_is_refused_here_naming_the_field_and_nothing_is_stored(
+    mesh: RunningMesh, client: support.Client, mesh_db: AsyncEngine
+) -> None:
+    # A possible number with no real area code (20): it used to pass here and fail in crm's
+    # UpsertContact, answered as crm's internal call instead of as the customer's number.
+    org = await support.create_org(mesh)
+    marker = uuid.uuid4().hex
+    bad = support.message(org, "+55 20 98765-4321", "oi", message_id=marker)
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await client.stub.SubmitInbound(bad, metadata=client.md)
+    details = refused.value.details() or ""
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert details.startswith("message.phone '+55 20 98765-4321' is not a valid phone number"), details
+    assert "crm" not in details and "UpsertContact" not in details
+    assert await _count(mesh_db, "SELECT count(*) FROM gateway.inbound_messages WHERE message_id = :m", m=marker) == 0
+    assert await _count(
+        mesh_db, "SELECT count(*) FROM crm.contacts WHERE organization_id = :o", o=uuid.UUID(org.organization_id)
+    ) == 0
+
+    # The same customer written every way crm reads it is one contact, under one stored number.
+    ids = set()
+    for spelling in ("(11) 8765-4321", "5511987654321", "+55 11 98765-4321"):
+        accepted = await client.stub.SubmitInbound(
+            support.message(org, spelling, "oi", message_id=uuid.uuid4().hex), metadata=client.md
+        )
+        ids.add(accepted.contact_id)
+    (contact_id,) = ids
+    async with mesh_db.connect() as conn:
+        stored = await conn.execute(
+            sa.text("SELECT phone_e164 FROM crm.contacts WHERE contact_id = :c"), {"c": uuid.UUID(contact_id)}
+        )
+        assert stored.scalar_one() == "+5511987654321"
+
+
 async def test_only_a_person_with_the_admin_identity_submits(mesh: RunningMesh, client: support.Client) -> None:
     org = await support.create_org(mesh)
     with pytest.raises(grpc.aio.AioRpcError) as denied:

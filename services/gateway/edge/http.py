@@ -238,7 +238,13 @@ class Edge:
                 message = item.typed_by_business if isinstance(item, Ignored) else item
                 if isinstance(item, Ignored) and (item.reason != IgnoreReason.FROM_ME or message is None):
                     ignored.append({"reason": item.reason.value, "detail": item.detail, "messageId": item.message_id})
-                    log.debug("webhook event ignored", extra={"reason": item.reason.value, "instance": item.instance})
+                    # A number no phone can have is a customer's message nobody will see: say so louder.
+                    level = logging.WARNING if item.reason == IgnoreReason.INVALID_PHONE else logging.DEBUG
+                    log.log(
+                        level,
+                        "webhook event ignored",
+                        extra={"reason": item.reason.value, "instance": item.instance, "message_id": item.message_id},
+                    )
                     continue
                 assert message is not None
                 work.append((instance, event, message))

@@ -17,9 +17,9 @@ from typing import Any
 from google.protobuf import json_format
 
 from balcao.gateway.v1 import gateway_pb2 as gw
+from balcao.kit.phones import InvalidPhone, normalize_phone
 from services.gateway.edge.evolution.normalize import AUDIO_WITHOUT_TRANSCRIPTION_PT
 from services.gateway.edge.inbound import Channel, Media, MessageType, NormalizedInbound
-from services.gateway.edge.phones import InvalidPhone, normalize_phone
 
 WEB_INSTANCE = "web"
 MAX_TEXT_CHARS = 20_000
@@ -94,8 +94,8 @@ def normalize_web_message(
     if request.phone.strip():
         try:
             phone = normalize_phone(request.phone)
-        except InvalidPhone:
-            raise InvalidWebMessage(f"phone {request.phone[:40]!r} is not a phone number") from None
+        except InvalidPhone as exc:
+            raise InvalidWebMessage(exc.naming("phone")) from None
     profile = _identifier(request.profile_id, "profileId")
     if not phone and not profile:
         raise InvalidWebMessage("phone or profileId is required")

@@ -369,6 +369,7 @@ async def test_web_audio_is_kept_and_the_kind_reply_is_returned(edge: Harness) -
         ({"message": "oi"}, "phone or profileId"),
         ({"message": "oi", "phone": "abc"}, "phone"),
         ({"message": "oi", "phone": "123"}, "phone"),
+        ({"message": "oi", "phone": "+55 20 98765-4321"}, "phone '+55 20 98765-4321' is not a valid phone number"),
         ({"message": "oi", "phone": "+5511987654321", "unknown": 1}, "unknown"),
         ({"message": 5, "phone": "+5511987654321"}, "message"),
         ({"message": "a\u0000b", "phone": "+5511987654321"}, "NUL"),

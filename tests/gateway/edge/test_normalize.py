@@ -257,6 +257,12 @@ def test_a_phone_jid_that_is_not_a_number_is_ignored() -> None:
     )
 
 
+def test_a_jid_no_phone_can_have_is_ignored_by_the_rule_crm_applies() -> None:
+    # Thirteen digits, so a *possible* number, but Brazil has no area code 20: crm would refuse it.
+    got = ignored(upsert({"remoteJid": "5520987654321@s.whatsapp.net"}, {"conversation": "oi"}))
+    assert got.reason == IgnoreReason.INVALID_PHONE and "not a valid phone number" in got.detail
+
+
 # ---------------------------------------------------------------------------------------------
 # What is ignored, and why
 # ---------------------------------------------------------------------------------------------

@@ -323,6 +323,23 @@ async def test_an_instance_nobody_configured_is_401_and_nothing_is_stored(wired:
     assert await wired.nothing_stored(body["data"]["key"]["id"])
 
 
+async def test_a_number_no_phone_can_have_is_acknowledged_listed_and_not_stored(wired: Wired) -> None:
+    # Possible (13 digits) but Brazil has no area code 20: the edge once stored it, the runtime's crm
+    # call refused it on every retry of the drain. Now it is ignored at once, answered 2xx and listed.
+    body = text_event("atendimento", "5520987654321", "Oi")
+    message_id = body["data"]["key"]["id"]
+    response = await wired.webhook(body)
+    assert response.status_code == 200
+    summary = response.json()
+    assert (summary["accepted"], summary["ignored"][0]["reason"], summary["ignored"][0]["messageId"]) == (
+        0,
+        "invalid_phone",
+        message_id,
+    )
+    assert "5520987654321@s.whatsapp.net" in summary["ignored"][0]["detail"]
+    assert await wired.nothing_stored(message_id)
+
+
 # ---------------------------------------------------------------------------------------------
 # Sending: Evolution's failures
 # ---------------------------------------------------------------------------------------------

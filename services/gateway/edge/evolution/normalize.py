@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from balcao.kit.phones import InvalidPhone, is_lid, is_phone_jid, jid_server, normalize_phone
 from services.gateway.edge.inbound import (
     Channel,
     Ignored,
@@ -38,7 +39,6 @@ from services.gateway.edge.inbound import (
     MessageType,
     NormalizedInbound,
 )
-from services.gateway.edge.phones import InvalidPhone, is_lid, is_phone_jid, jid_server, normalize_phone
 
 UPSERT = "messages.upsert"
 MAX_MESSAGE_ID_CHARS = 200
