@@ -491,13 +491,13 @@ class TurnRunner:
             kind = controller.decide(texts, ctx.config.rules, state, datetime.now(UTC)).action.kind
             if kind in (controller.OPT_OUT, controller.HANDOFF):
                 # Recorded as when the Conversador is on (neither needs a model classification).
-                reason = (await self._decide(ctx, texts)).reason
+                route_reason = (await self._decide(ctx, texts)).reason
             else:
                 # No unit answers: the controller's routing is not used and its state stays as it was.
-                reason = CONVERSADOR_OFF
-                ctx.execution.route.CopyFrom(r.ControllerDecision(reason=reason))
+                route_reason = CONVERSADOR_OFF
+                ctx.execution.route.CopyFrom(r.ControllerDecision(reason=route_reason))
                 ctx.route_pt = "Conversador desligado: a mensagem foi para a equipe"
-            span.set_attribute("balcao.route_reason", reason)
+            span.set_attribute("balcao.route_reason", route_reason)
         if kind == controller.OPT_OUT:
             return await self._opt_out(ctx, texts)
         asked = kind == controller.HANDOFF
