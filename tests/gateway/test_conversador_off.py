@@ -182,7 +182,7 @@ async def test_the_mesh_gateway_switches_the_conversador_and_lists_its_state(
             cr.GetOrganizationRequest(organization_id=org.organization_id), metadata=support.metadata(mesh, "gateway")
         )
     assert not stored.organization.settings.roles.conversador_enabled
-    assert stored.organization.settings.roles.operador_enabled  # untouched
+    assert not stored.organization.settings.roles.operador_enabled  # untouched (create_org keeps it off)
 
     turn = await client.say(org, support.new_phone(), "tem horário amanhã?")
     assert turn.outcome == gw.TURN_OUTCOME_HANDOFF and not turn.reply_parts
