@@ -195,6 +195,9 @@ async def organisation(endpoints: Endpoints) -> str:
                     time_zone="America/Sao_Paulo",
                     plan=r.Plan(name="Bench"),
                     initial_settings=r.OrganizationSettings(
+                        # The Operador off, as this bench always ran (initial settings without
+                        # `roles` now start with both roles on): it measures the turn, not the Operador.
+                        roles=r.RoleSettings(conversador_enabled=True, operador_enabled=False),
                         runtime=r.RuntimeSettings(debounce_ms=1),
                         business=r.BusinessProfile(
                             display_name="Clínica Bench",

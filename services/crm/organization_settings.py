@@ -3,6 +3,15 @@
 Settings are the `OrganizationSettings` message itself, stored as JSONB in the protobuf JSON
 mapping, so a field added to the contract needs no migration. An update names the fields it
 changes with a FieldMask; the owner gets back, in pt-BR, what each change means.
+
+The two role switches are the exception to "false is left out": the JSON mapping writes no
+`false`, so "switched off" and "never said" would be the same bytes. Every stored document
+therefore carries both `roles.conversadorEnabled` and `roles.operadorEnabled` explicitly (crm_0003
+made the stored documents so). The rule for a document without them (written before crm_0003, or
+by hand): an absent `conversadorEnabled` means on (no runtime read the flag before, so every such
+organisation's agent answered), an absent `operadorEnabled` means off (the Operador read it, so off
+is what such an organisation ran with). A creation whose initial settings leave `roles` unset gets
+both roles on, as a creation without initial settings does.
 """
 
 from __future__ import annotations
@@ -55,12 +64,37 @@ def default_settings() -> r.OrganizationSettings:
     )
 
 
+def initial(given: r.OrganizationSettings | None) -> r.OrganizationSettings:
+    """What a new organisation starts with: its initial settings, the defaults when it gave none.
+
+    Initial settings that leave `roles` unset get the default roles (both on): a creation that
+    did not mention the roles must not switch the agent off. Roles given (even empty) are kept.
+    """
+    if given is None:
+        return default_settings()
+    settings = r.OrganizationSettings()
+    settings.CopyFrom(given)
+    if not settings.HasField("roles"):
+        settings.roles.CopyFrom(default_settings().roles)
+    return settings
+
+
 def to_document(settings: r.OrganizationSettings) -> dict[str, Any]:
-    return json_format.MessageToDict(settings)
+    """The stored form: the protobuf JSON mapping, with both role switches always written."""
+    document = json_format.MessageToDict(settings)
+    roles = document.setdefault("roles", {})
+    roles["conversadorEnabled"] = settings.roles.conversador_enabled
+    roles["operadorEnabled"] = settings.roles.operador_enabled
+    return document
 
 
 def from_document(document: dict[str, Any]) -> r.OrganizationSettings:
-    return json_format.ParseDict(document or {}, r.OrganizationSettings(), ignore_unknown_fields=True)
+    settings = json_format.ParseDict(document or {}, r.OrganizationSettings(), ignore_unknown_fields=True)
+    roles = (document or {}).get("roles") or {}
+    if "conversadorEnabled" not in roles and "conversador_enabled" not in roles:
+        # Written before the switches were stored explicitly: the Conversador answered.
+        settings.roles.conversador_enabled = True
+    return settings
 
 
 class ParsedSettings:

@@ -40,7 +40,7 @@ async def upsert(conn: AsyncConnection, org: UUID, create: bool, profile: Profil
     if create:
         if not profile.name.strip():
             raise InvalidArgument("name is required to create an organisation")
-        settings = profile.initial_settings or organization_settings.default_settings()
+        settings = organization_settings.initial(profile.initial_settings)
         row = await repo.insert(
             conn, org,
             name=profile.name.strip(),

@@ -52,6 +52,15 @@ log = logging.getLogger(__name__)
 tracer = trace.get_tracer(__name__)
 
 RUNTIME = r.Actor(kind=r.ACTOR_KIND_RUNTIME, name="gateway")
+HUMAN_OWNS_PT = "uma pessoa da equipe está cuidando desta conversa"
+CONVERSADOR_OFF = "conversador_off"
+CONVERSADOR_OFF_PT = "o Conversador está desligado: a mensagem foi para um atendimento da equipe"
+PROACTIVE_OFF_PT = "o Conversador está desligado: nenhuma mensagem automática é enviada"
+
+
+def conversador_on(config: OrgConfig) -> bool:
+    """Whether the organisation's agent answers customers on its own (crm `roles.conversador_enabled`)."""
+    return config.settings.roles.conversador_enabled
 MAX_REVISIONS = 2
 PROACTIVE_KINDS = {
     "followup_due": cv.PROACTIVE_KIND_FOLLOWUP_DUE,
@@ -381,7 +390,8 @@ class TurnRunner:
         auto_replies = [m.auto_reply_pt for m in ctx.messages if m.auto_reply_pt]
         screening_task: asyncio.Task[sg.ScreenInboundResponse] | None = None
         if (
-            not ctx.config.plan_expired()
+            conversador_on(ctx.config)
+            and not ctx.config.plan_expired()
             and not (auto_replies and len(auto_replies) == len(ctx.messages))
             and not ctx.config.settings.seguranca.inbound_classifier_enabled
         ):
@@ -397,6 +407,9 @@ class TurnRunner:
             await self._drop(screening_task)
             raise
         silence = self._silence_reason(contact)
+        if not conversador_on(ctx.config) and silence in ("", HUMAN_OWNS_PT):
+            # The owner switched the Conversador off: a person answers every message.
+            return await self._to_team(ctx, texts, contact)
         if silence:
             await self._drop(screening_task)
             ex.skipped(ctx.execution, "controller", silence)
@@ -432,27 +445,126 @@ class TurnRunner:
             span.set_attribute("balcao.route_reason", decision.reason)
         action = decision.action
         if action.kind == controller.OPT_OUT:
-            await call(
-                "crm",
-                self.peers.crm_write.SetContactOptOut,
-                cw.SetContactOptOutRequest(
-                    organization_id=str(ctx.org),
-                    contact_id=str(ctx.contact),
-                    opted_out=True,
-                    reason=" / ".join(texts)[:500],
-                    source_turn_id=str(ctx.turn.turn_id),
-                    idempotency_key=f"turn:{ctx.turn.turn_id}:opt_out",
-                ),
-                timeout=self.peers.timeout,
-            )
-            text = ctx.config.reply(catalog.OPT_OUT_CONFIRMATION)
-            return await self._fixed(ctx, "opt_out_confirmation", text, records.OPT_OUT_CONFIRMED, post="opt_out")
+            return await self._opt_out(ctx, texts)
         if action.kind == controller.HANDOFF:
             return await self._fixed(ctx, "handoff", ctx.config.reply(catalog.HANDOFF), records.HANDOFF, post="handoff")
         if action.kind in (controller.FIXED_REPLY, controller.CANCEL_PLAN, controller.SHOW_MENU):
             key = catalog.MENU if action.kind == controller.SHOW_MENU else action.reply_key
             return await self._fixed(ctx, "fixed_reply", ctx.config.reply(key), records.FIXED_REPLY)
         return await self._converse(ctx)
+
+    async def _opt_out(self, ctx: Ctx, texts: Sequence[str]) -> None:
+        """Record the opt-out (LGPD), then send its one confirmation."""
+        await call(
+            "crm",
+            self.peers.crm_write.SetContactOptOut,
+            cw.SetContactOptOutRequest(
+                organization_id=str(ctx.org),
+                contact_id=str(ctx.contact),
+                opted_out=True,
+                reason=" / ".join(texts)[:500],
+                source_turn_id=str(ctx.turn.turn_id),
+                idempotency_key=f"turn:{ctx.turn.turn_id}:opt_out",
+            ),
+            timeout=self.peers.timeout,
+        )
+        text = ctx.config.reply(catalog.OPT_OUT_CONFIRMATION)
+        return await self._fixed(ctx, "opt_out_confirmation", text, records.OPT_OUT_CONFIRMED, post="opt_out")
+
+    async def _to_team(self, ctx: Ctx, texts: Sequence[str], contact: r.Contact) -> None:
+        """The Conversador is off: the turn's messages go to a person, and nothing is said for them.
+
+        No model is called and no reply is sent (no screening, no plan gate, no catalog text),
+        except an opt-out: it is recorded and confirmed exactly as when the Conversador is on
+        (the customer's right, a fixed text the owner wrote, reviewed by Segurança). A request for
+        a person (phrase, hashtag, menu option) opens the case *and* hands the conversation over,
+        so it stays with the person after the Conversador is switched back on; any other message
+        opens the contact's case, or joins the one already open, without taking the conversation,
+        so switching back on lets the assistant answer again at once. The crm calls carry the
+        turn's idempotency keys, so a retried attempt adds nothing twice; the finish moves the
+        watermark, so the messages are handled once.
+        """
+        with ex.step(ctx.execution, "controller"), tracer.start_as_current_span("controller") as span:
+            conversation = ctx.conversation
+            state = controller.State(conversation.route, conversation.pending, conversation.requirements,
+                                     conversation.transient)
+            kind = controller.decide(texts, ctx.config.rules, state, datetime.now(UTC)).action.kind
+            if kind in (controller.OPT_OUT, controller.HANDOFF):
+                # Recorded as when the Conversador is on (neither needs a model classification).
+                route_reason = (await self._decide(ctx, texts)).reason
+            else:
+                # No unit answers: the controller's routing is not used and its state stays as it was.
+                route_reason = CONVERSADOR_OFF
+                ctx.execution.route.CopyFrom(r.ControllerDecision(reason=route_reason))
+                ctx.route_pt = "Conversador desligado: a mensagem foi para a equipe"
+            span.set_attribute("balcao.route_reason", route_reason)
+        if kind == controller.OPT_OUT:
+            return await self._opt_out(ctx, texts)
+        asked = kind == controller.HANDOFF
+        shown = " / ".join(ex.message_text(m) for m in ctx.messages)[:800]
+        if asked:
+            reason, reason_text = r.HUMAN_CASE_REASON_CUSTOMER_ASKED, "o cliente pediu atendimento humano"
+            summary = f"O cliente pediu para falar com uma pessoa (o assistente está desligado). Mensagens: {shown}"
+        else:
+            reason, reason_text = r.HUMAN_CASE_REASON_OTHER, "o Conversador está desligado"
+            summary = f"O assistente está desligado: o cliente espera a resposta de uma pessoa. Mensagens: {shown}"
+        joined = await self._case_for_team(
+            ctx, reason, reason_text, summary, f"Nova mensagem do cliente: {shown}", take=asked
+        )
+        if asked and joined and not human_owned(contact):
+            # A case that was already open does not take the conversation by itself.
+            await call(
+                "crm",
+                self.peers.crm_write.SetHumanControl,
+                cw.SetHumanControlRequest(
+                    organization_id=str(ctx.org),
+                    contact_id=str(ctx.contact),
+                    human_in_control=True,
+                    reason="pediu atendente",
+                    actor=RUNTIME,
+                    idempotency_key=f"turn:{ctx.turn.turn_id}:human_control",
+                ),
+                timeout=self.peers.timeout,
+            )
+        ex.skipped(ctx.execution, "draft", CONVERSADOR_OFF_PT)
+        return await self._finish(ctx, records.HANDOFF, detail=CONVERSADOR_OFF_PT)
+
+    async def _case_for_team(
+        self, ctx: Ctx, reason: int, reason_text: str, summary: str, update: str, *, take: bool
+    ) -> bool:
+        """Open the contact's human case, or add `update` to the one already open (then True)."""
+        with tracer.start_as_current_span("open_human_case"):
+            opened = await call(
+                "crm",
+                self.peers.crm_write.OpenHumanCase,
+                cw.OpenHumanCaseRequest(
+                    organization_id=str(ctx.org),
+                    contact_id=str(ctx.contact),
+                    reason=reason,  # type: ignore[arg-type]
+                    reason_text=reason_text,
+                    summary=summary,
+                    priority=r.CASE_PRIORITY_HIGH if take else r.CASE_PRIORITY_NORMAL,
+                    take_conversation=take,
+                    source_turn_id=str(ctx.turn.turn_id),
+                    opened_by=RUNTIME,
+                    idempotency_key=f"turn:{ctx.turn.turn_id}:case",
+                ),
+                timeout=self.peers.timeout,
+            )
+            if opened.already_open:
+                await call(
+                    "crm",
+                    self.peers.crm_write.ProvideCaseUpdate,
+                    cw.ProvideCaseUpdateRequest(
+                        organization_id=str(ctx.org),
+                        case_id=opened.human_case.case_id,
+                        text=update,
+                        author=RUNTIME,
+                        idempotency_key=f"turn:{ctx.turn.turn_id}:case_update",
+                    ),
+                    timeout=self.peers.timeout,
+                )
+        return opened.already_open
 
     async def _screen(self, ctx: Ctx, texts: Sequence[str]) -> sg.ScreenInboundResponse:
         return await call(
@@ -509,7 +621,7 @@ class TurnRunner:
         if contact.anonymized:
             return "os dados do contato foram apagados (LGPD)"
         if human_owned(contact):
-            return "uma pessoa da equipe está cuidando desta conversa"
+            return HUMAN_OWNS_PT
         return ""
 
     async def _decide(self, ctx: Ctx, texts: Sequence[str]) -> controller.Decision:
@@ -589,6 +701,23 @@ class TurnRunner:
         if silence:
             ex.skipped(ctx.execution, "controller", silence)
             return await self._finish(ctx, records.SILENT, detail=silence)
+        if not conversador_on(ctx.config):
+            # Nothing goes out on the agent's own initiative while it is off. A follow-up is only
+            # skipped (recorded SKIPPED); an Operador's news the customer waits for (an obligation
+            # fulfilled or failed) goes to the contact's case, so a person tells them.
+            ctx.execution.route.CopyFrom(r.ControllerDecision(reason=CONVERSADOR_OFF))
+            ex.skipped(ctx.execution, "draft", PROACTIVE_OFF_PT)
+            if detail.get("kind") in ("obligation_fulfilled", "obligation_failed"):
+                news = str(detail.get("reason_pt") or "uma pendência do cliente foi resolvida").strip()
+                await self._case_for_team(
+                    ctx,
+                    r.HUMAN_CASE_REASON_OTHER,
+                    "o Conversador está desligado",
+                    f"O assistente avisaria o cliente, mas está desligado. Avise o cliente: {news}",
+                    f"O assistente avisaria o cliente, mas está desligado. Avise o cliente: {news}",
+                    take=False,
+                )
+            return await self._finish(ctx, records.SILENT, detail=PROACTIVE_OFF_PT)
         with ex.step(ctx.execution, "plan_gate"):
             expired = ctx.config.plan_expired()
         if expired:

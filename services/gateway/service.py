@@ -173,14 +173,17 @@ class Gateway(gateway_pb2_grpc.GatewayServiceServicer):
     async def ListRoles(
         self, request: gateway_pb2.ListRolesRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.ListRolesResponse:
-        roles = await self._run(context, lambda app: Roles(app.peers).list(request.organization_id))
+        roles = await self._run(context, lambda app: Roles(app.peers, app.runner.configs).list(request.organization_id))
         return gateway_pb2.ListRolesResponse(roles=roles)
 
     async def SetRoleEnabled(
         self, request: gateway_pb2.SetRoleEnabledRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.SetRoleEnabledResponse:
         change = await self._run(
-            context, lambda app: Roles(app.peers).set_enabled(request.organization_id, request.role, request.enabled)
+            context,
+            lambda app: Roles(app.peers, app.runner.configs).set_enabled(
+                request.organization_id, request.role, request.enabled
+            ),
         )
         return gateway_pb2.SetRoleEnabledResponse(role=change.role, refusal_pt=change.refusal_pt)
 

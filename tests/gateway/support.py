@@ -160,6 +160,10 @@ async def create_org(
     """An organisation with published units, created through crm's write RPCs (as the gateway)."""
     md = metadata(mesh, "gateway")
     settings = settings or r.OrganizationSettings()
+    if not settings.HasField("roles"):
+        # The Conversador answers and the Operador stays off, as these tests always ran (crm now
+        # starts initial settings without `roles` with both on).
+        settings.roles.CopyFrom(r.RoleSettings(conversador_enabled=True, operador_enabled=False))
     if not settings.runtime.debounce_ms:
         settings.runtime.debounce_ms = 1  # "0 in tests": the organisation's 0 would mean the default
     plan = r.Plan(name="Teste")

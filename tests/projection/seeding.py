@@ -65,6 +65,10 @@ class Mesh:
 
     async def organization(self, zone: str = "America/Sao_Paulo") -> str:
         settings = C.OrganizationSettings()
+        # The Operador off, as these tests always ran (initial settings without roles now start
+        # with both roles on, and the mesh's Operador would act on the turns closed here).
+        settings.roles.conversador_enabled = True
+        settings.roles.operador_enabled = False
         settings.followup.callback_enabled = True
         settings.stages.add(key="new_lead", label="", position=1)
         settings.stages.add(key="qualifying", label="Aguardando pagamento", position=2)

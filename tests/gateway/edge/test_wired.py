@@ -511,7 +511,7 @@ async def test_switching_the_operador_states_the_consequence_and_changes_crm(mes
     )
     listed = await wired.stub.ListRoles(gw.ListRolesRequest(organization_id=org.organization_id), metadata=wired.md)
     assert [(r.role, r.enabled, r.switchable) for r in listed.roles] == [
-        ("conversador", True, False),
+        ("conversador", True, True),
         ("operador", False, True),
         ("seguranca", True, False),
     ]
