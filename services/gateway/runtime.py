@@ -53,6 +53,10 @@ tracer = trace.get_tracer(__name__)
 
 RUNTIME = r.Actor(kind=r.ACTOR_KIND_RUNTIME, name="gateway")
 HUMAN_OWNS_PT = "uma pessoa da equipe está cuidando desta conversa"
+OPT_OUT_WHILE_HELD_PT = (
+    "o cliente pediu para não receber mensagens enquanto uma pessoa da equipe cuidava da conversa: "
+    "o pedido foi registrado e a equipe foi avisada"
+)
 CONVERSADOR_OFF = "conversador_off"
 CONVERSADOR_OFF_PT = "o Conversador está desligado: a mensagem foi para um atendimento da equipe"
 PROACTIVE_OFF_PT = "o Conversador está desligado: nenhuma mensagem automática é enviada"
@@ -407,6 +411,11 @@ class TurnRunner:
             await self._drop(screening_task)
             raise
         silence = self._silence_reason(contact)
+        if silence == HUMAN_OWNS_PT and any(controller.is_opt_out(t, rules.opt_out_phrases) for t in texts):
+            # A person holds the conversation, so nothing automatic is said; but not receiving
+            # messages is the customer's right whoever answers: recorded, and the person told.
+            await self._drop(screening_task)
+            return await self._opt_out_while_held(ctx, texts)
         if not conversador_on(ctx.config) and silence in ("", HUMAN_OWNS_PT):
             # The owner switched the Conversador off: a person answers every message.
             return await self._to_team(ctx, texts, contact)
@@ -455,6 +464,27 @@ class TurnRunner:
 
     async def _opt_out(self, ctx: Ctx, texts: Sequence[str]) -> None:
         """Record the opt-out (LGPD), then send its one confirmation."""
+        await self._record_opt_out(ctx, texts)
+        text = ctx.config.reply(catalog.OPT_OUT_CONFIRMATION)
+        return await self._fixed(ctx, "opt_out_confirmation", text, records.OPT_OUT_CONFIRMED, post="opt_out")
+
+    async def _opt_out_while_held(self, ctx: Ctx, texts: Sequence[str]) -> None:
+        """An opt-out while a person holds the conversation: recorded (LGPD) like any other, but
+        not confirmed by the agent, which stays silent for a held conversation; the person learns
+        it in the contact's case (opened, or updated when one is open) and can answer in person."""
+        ctx.execution.route.CopyFrom(r.ControllerDecision(reason="opt_out_phrase"))
+        await self._record_opt_out(ctx, texts)
+        shown = " / ".join(ex.message_text(m) for m in ctx.messages)[:800]
+        told = ("O cliente pediu para não receber mais mensagens; o pedido foi registrado e nada automático "
+                "será enviado.")
+        await self._case_for_team(
+            ctx, r.HUMAN_CASE_REASON_OTHER, "o cliente pediu para não receber mensagens",
+            f"{told} Mensagens: {shown}", f"{told} Mensagem: {shown}", take=False,
+        )
+        ex.skipped(ctx.execution, "draft", HUMAN_OWNS_PT)
+        return await self._finish(ctx, records.SILENT, detail=OPT_OUT_WHILE_HELD_PT)
+
+    async def _record_opt_out(self, ctx: Ctx, texts: Sequence[str]) -> None:
         await call(
             "crm",
             self.peers.crm_write.SetContactOptOut,
@@ -468,8 +498,6 @@ class TurnRunner:
             ),
             timeout=self.peers.timeout,
         )
-        text = ctx.config.reply(catalog.OPT_OUT_CONFIRMATION)
-        return await self._fixed(ctx, "opt_out_confirmation", text, records.OPT_OUT_CONFIRMED, post="opt_out")
 
     async def _to_team(self, ctx: Ctx, texts: Sequence[str], contact: r.Contact) -> None:
         """The Conversador is off: the turn's messages go to a person, and nothing is said for them.

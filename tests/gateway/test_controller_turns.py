@@ -59,6 +59,37 @@ async def test_a_request_for_a_person_hands_off_without_a_model_then_the_agent_i
     assert _models(scripted) == before
 
 
+async def test_pare_while_a_person_holds_the_conversation_is_recorded_and_the_person_told_but_nothing_sent(
+    mesh: RunningMesh, scripted: Scripted, private: support.PrivateGateway, private_client: support.Client
+) -> None:
+    org = await support.create_org(
+        mesh, settings=r.OrganizationSettings(reply_catalog={"handoff": HANDOFF, "opt_out_confirmation": CONFIRMATION})
+    )
+    before = _models(scripted)
+    handed = await private_client.say(org, support.new_phone(), "me passa para um humano")
+    contact = uuid.UUID(handed.contact_id)
+    phone = (await _contact(mesh, org, handed.contact_id)).phone_e164
+
+    stop = await private_client.say(org, phone, "não quero mais receber mensagens")
+
+    assert stop.outcome == gw.TURN_OUTCOME_SILENT and not stop.reply_parts
+    assert len(private.channel.texts_to(contact)) == 1  # the hand-off message only: the agent stays silent
+    recorded = await _contact(mesh, org, handed.contact_id)
+    assert recorded.opted_out and recorded.human_in_control
+    channel, read = await support.crm_read(mesh)
+    async with channel:
+        cases = (await read.ListHumanCases(
+            cr.ListHumanCasesRequest(organization_id=org.organization_id, contact_id=handed.contact_id),
+            metadata=support.metadata(mesh, "gateway"),
+        )).cases
+    assert len(cases) == 1  # the hand-off's case, told, not a second one
+    assert "não receber mais mensagens" in cases[0].updates[-1].text
+    assert "não quero mais receber mensagens" in cases[0].updates[-1].text
+    assert _models(scripted) == before
+    later = await private_client.say(org, phone, "oi?")
+    assert later.outcome == gw.TURN_OUTCOME_SILENT and len(private.channel.texts_to(contact)) == 1
+
+
 async def test_pare_is_confirmed_once_and_then_nothing_more_is_sent(
     mesh: RunningMesh, scripted: Scripted, private: support.PrivateGateway, private_client: support.Client
 ) -> None:
