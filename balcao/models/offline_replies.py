@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from balcao.kit.ptbr import de, em
 from balcao.models.base import ToolResult
 from balcao.models.offline_intents import CATEGORIA, O_QUE, evidence_for, fold, wanted_time, words
 from balcao.models.offline_turn import (
@@ -332,16 +333,25 @@ def _proactive_piece(turn: Turn) -> Piece:
     if data and data.get("agenda_consultada") and data.get("compromissos"):
         listed = "\n".join(f"- {appointment_line(a)}" for a in data["compromissos"])
         return Piece(f"Olá{name}! Passando para lembrar o que está na sua agenda conosco:\n{listed}")
-    where = f" em {turn.business_name}" if turn.business_name else ""
+    where = f" {em(turn.business_name)}" if turn.business_name else ""
     return Piece(f"Olá{name}! Estou retomando o seu atendimento{where}. Posso ajudar em algo?")
+
+
+_HOW_ARE_YOU = re.compile(r"\b(tudo bem|tudo bom|tudo certo|como vai|como voce esta)\b")
 
 
 def _greeting(turn: Turn, alone: bool) -> str:
     name = f", {turn.first_name}" if turn.first_name else ""
     if not alone:
         return f"Olá{name}!"
-    where = f" de {turn.business_name}" if turn.business_name else ""
-    return f"Olá{name}! Aqui é o assistente virtual{where}. Como posso ajudar?"
+    if any(m.author == "agent" for m in turn.history):
+        # Already introduced: the same introduction again reads like a bot on a loop (and Segurança's
+        # repetition gate would send it back).
+        if _HOW_ARE_YOU.search(fold(turn.customer_text)):
+            return f"Tudo ótimo por aqui{name}! Em que posso ajudar?"
+        return f"Oi{name}! Em que posso ajudar?"
+    where = f" {de(turn.business_name)}" if turn.business_name else ""
+    return f"Olá{name}! Aqui é a assistente virtual{where}. Como posso ajudar?"
 
 
 def compose(turn: Turn, intents: list[str]) -> Piece:

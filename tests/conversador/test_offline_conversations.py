@@ -252,8 +252,18 @@ async def test_hours_address_and_a_person() -> None:
 
 async def test_a_greeting_declares_nothing_and_says_what_it_is() -> None:
     turn = await talk("Oi, boa noite")
-    assert turn.message == "Olá, Maria! Aqui é o assistente virtual de Clínica Sorriso. Como posso ajudar?"
+    assert turn.message == "Olá, Maria! Aqui é a assistente virtual da Clínica Sorriso. Como posso ajudar?"
     assert turn.declaracao.nada_a_declarar and turn.reads == []
+
+
+async def test_a_second_greeting_does_not_repeat_the_introduction() -> None:
+    first = await talk("oi")
+    history = (customer("oi"), agent(first.message))
+    how_are_you = await talk("bom dia, tudo bem?", history=history)
+    assert how_are_you.message == "Tudo ótimo por aqui, Maria! Em que posso ajudar?"
+    again = await talk("oi", history=history)
+    assert again.message == "Oi, Maria! Em que posso ajudar?"
+    assert again.declaracao.nada_a_declarar
 
 
 async def test_a_question_it_cannot_answer_is_not_answered() -> None:
