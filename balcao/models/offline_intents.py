@@ -81,6 +81,7 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\b(abre|abrem|funciona|funcionam|atende|atendem) (no|nos|aos|na|nas|de|em) "
         r"(sabado|domingo|feriado|fim de semana|final de semana)",
         r"\bate que horas\b",
+        r"\b(abre|abrem|fecha|fecham|funciona|funcionam|atende|atendem) (que|a que|ate que) horas?\b",
         r"\bexpediente\b",
     ),
     "address": (r"\bonde (fica|ficam|e|voces ficam)\b", r"\benderecos?\b", r"\bcomo (eu )?chego\b"),
