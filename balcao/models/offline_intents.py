@@ -81,6 +81,7 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\b(abre|abrem|funciona|funcionam|atende|atendem) (no|nos|aos|na|nas|de|em) "
         r"(sabado|domingo|feriado|fim de semana|final de semana)",
         r"\bate que horas\b",
+        r"\b(abre|abrem|fecha|fecham|funciona|funcionam|atende|atendem) (que|a que|ate que) horas?\b",
         r"\bexpediente\b",
     ),
     "address": (r"\bonde (fica|ficam|e|voces ficam)\b", r"\benderecos?\b", r"\bcomo (eu )?chego\b"),
@@ -209,6 +210,38 @@ def date_range(text: str, today: date | None) -> tuple[str, str]:
         monday = today + timedelta(days=7 - today.weekday())
         return monday.isoformat(), (monday + timedelta(days=6)).isoformat()
     return today.isoformat(), (today + timedelta(days=6)).isoformat()
+
+
+def names_a_day(text: str, today: date | None) -> bool:
+    """Whether the customer said which day(s), rather than leaving the default week."""
+    return today is not None and date_range(text, today) != (today.isoformat(), (today + timedelta(days=6)).isoformat())
+
+
+MONTHS = (
+    "janeiro", "fevereiro", "marco", "abril", "maio", "junho",
+    "julho", "agosto", "setembro", "outubro", "novembro", "dezembro",
+)  # fmt: skip
+
+
+def offered_days(text: str, today: date | None) -> tuple[str, str]:
+    """The first and last day of the slot labels in an agent's message ("2 de dezembro [de 2026]")."""
+    if today is None:
+        return "", ""
+    days: list[date] = []
+    pattern = rf"\b(\d{{1,2}}) de ({'|'.join(MONTHS)})(?: de (\d{{4}}))?\b"
+    for match in re.finditer(pattern, fold(text)):
+        month = MONTHS.index(match.group(2)) + 1
+        year = int(match.group(3)) if match.group(3) else today.year
+        try:
+            day = date(year, month, int(match.group(1)))
+            if not match.group(3) and day < today:
+                day = date(year + 1, month, int(match.group(1)))
+        except ValueError:
+            continue
+        days.append(day)
+    if not days:
+        return "", ""
+    return min(days).isoformat(), max(days).isoformat()
 
 
 def part_of_day(text: str) -> str:

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from balcao.kit.ptbr import de, em
 from balcao.models.base import ToolResult
-from balcao.models.offline_intents import CATEGORIA, O_QUE, date_range, evidence_for, fold, today_of, wanted_time, words
+from balcao.models.offline_intents import CATEGORIA, O_QUE, evidence_for, fold, wanted_time, words
 from balcao.models.offline_turn import (
     Turn,
     appointment_to_move,
@@ -22,6 +23,7 @@ from balcao.models.offline_turn import (
     availability_args,
     booking_service,
     data_of,
+    days_asked,
     matching_facts,
     price_references,
     price_subject,
@@ -76,7 +78,7 @@ def _chosen_slot(turn: Turn, slots: list[dict[str, Any]]) -> dict[str, Any] | No
     hhmm = wanted_time(turn.customer_text)
     if hhmm is None:
         return None
-    start, end = date_range(turn.customer_text, today_of(turn.context))
+    start, end = days_asked(turn)
     said_a_day = start == end and start != ""
     matching = []
     for slot in slots:
@@ -145,7 +147,16 @@ def _slots_piece(turn: Turn, intent: str, service: str, *, moving: dict[str, Any
     for_what = f" para {lower_first(service_label)}" if service_label else ""
     lines = [_slot_line(s) for s in slots[:MAX_SLOTS_SHOWN]]
     lead_in = "Para remarcar, tenho" if moving is not None else "Tenho"
-    missing = "O horário que você pediu não está livre. " if wanted_time(turn.customer_text) else ""
+    missing = ""
+    if wanted_time(turn.customer_text):
+        # Only the first free slots come back: a time past them may be free, so it is not called taken.
+        more = "mais horarios" in fold(str(data.get("aviso", "")))
+        missing = (
+            "Não consigo confirmar daqui o horário que você pediu: a agenda me mostrou só os primeiros horários "
+            "livres desse período. "
+            if more
+            else "O horário que você pediu não está livre. "
+        )
     text = f"{missing}{lead_in} estes horários livres{for_what}:\n" + "\n".join(lines) + "\nQual fica melhor para você?"
     return Piece(text, [intencao])
 
@@ -322,16 +333,25 @@ def _proactive_piece(turn: Turn) -> Piece:
     if data and data.get("agenda_consultada") and data.get("compromissos"):
         listed = "\n".join(f"- {appointment_line(a)}" for a in data["compromissos"])
         return Piece(f"Olá{name}! Passando para lembrar o que está na sua agenda conosco:\n{listed}")
-    where = f" em {turn.business_name}" if turn.business_name else ""
+    where = f" {em(turn.business_name)}" if turn.business_name else ""
     return Piece(f"Olá{name}! Estou retomando o seu atendimento{where}. Posso ajudar em algo?")
+
+
+_HOW_ARE_YOU = re.compile(r"\b(tudo bem|tudo bom|tudo certo|como vai|como voce esta)\b")
 
 
 def _greeting(turn: Turn, alone: bool) -> str:
     name = f", {turn.first_name}" if turn.first_name else ""
     if not alone:
         return f"Olá{name}!"
-    where = f" de {turn.business_name}" if turn.business_name else ""
-    return f"Olá{name}! Aqui é o assistente virtual{where}. Como posso ajudar?"
+    if any(m.author == "agent" for m in turn.history):
+        # Already introduced: the same introduction again reads like a bot on a loop (and Segurança's
+        # repetition gate would send it back).
+        if _HOW_ARE_YOU.search(fold(turn.customer_text)):
+            return f"Tudo ótimo por aqui{name}! Em que posso ajudar?"
+        return f"Oi{name}! Em que posso ajudar?"
+    where = f" {de(turn.business_name)}" if turn.business_name else ""
+    return f"Olá{name}! Aqui é a assistente virtual{where}. Como posso ajudar?"
 
 
 def compose(turn: Turn, intents: list[str]) -> Piece:

@@ -19,9 +19,12 @@ from balcao.models.offline_intents import (
     evidence_for,
     fold,
     known_services,
+    names_a_day,
+    offered_days,
     part_of_day,
     service_in,
     today_of,
+    wanted_time,
     without_greetings,
     words,
 )
@@ -92,14 +95,32 @@ def data_of(result: ToolResult | None) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def days_asked(turn: Turn) -> tuple[str, str]:
+    """The days the customer means: the ones said, or, for "pode ser às 9h", the days just offered."""
+    today = today_of(turn.context)
+    if wanted_time(turn.customer_text) and not names_a_day(turn.customer_text, today):
+        offered = offered_days(last_agent_text(turn), today)
+        if offered[0]:
+            return offered
+    return date_range(turn.customer_text, today)
+
+
+def _period_of(hhmm: str | None) -> str:
+    if hhmm is None:
+        return ""
+    hour = int(hhmm[:2])
+    return "manha" if hour < 12 else "tarde" if hour < 18 else "noite"
+
+
 def availability_args(turn: Turn, service: str) -> dict[str, Any]:
-    start, end = date_range(turn.customer_text, today_of(turn.context))
+    start, end = days_asked(turn)
     args: dict[str, Any] = {}
     if service:
         args["servico"] = service
     if start:
         args["data_inicial"], args["data_final"] = start, end
-    period = part_of_day(turn.customer_text)
+    # A time said ("às 15h") narrows the search to its part of the day, so its slots are among those shown.
+    period = part_of_day(turn.customer_text) or _period_of(wanted_time(turn.customer_text))
     if period:
         args["periodo"] = period
     return args

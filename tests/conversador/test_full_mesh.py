@@ -73,7 +73,7 @@ async def test_a_turn_through_the_whole_mesh(mesh: RunningMesh) -> None:
             )
             assert (
                 greeting.reply.message
-                == "Olá, Maria! Aqui é o assistente virtual de Clínica Sorriso. Como posso ajudar?"
+                == "Olá, Maria! Aqui é a assistente virtual da Clínica Sorriso. Como posso ajudar?"
             )
 
             said = "Preciso remarcar minha consulta"

@@ -252,8 +252,18 @@ async def test_hours_address_and_a_person() -> None:
 
 async def test_a_greeting_declares_nothing_and_says_what_it_is() -> None:
     turn = await talk("Oi, boa noite")
-    assert turn.message == "Olá, Maria! Aqui é o assistente virtual de Clínica Sorriso. Como posso ajudar?"
+    assert turn.message == "Olá, Maria! Aqui é a assistente virtual da Clínica Sorriso. Como posso ajudar?"
     assert turn.declaracao.nada_a_declarar and turn.reads == []
+
+
+async def test_a_second_greeting_does_not_repeat_the_introduction() -> None:
+    first = await talk("oi")
+    history = (customer("oi"), agent(first.message))
+    how_are_you = await talk("bom dia, tudo bem?", history=history)
+    assert how_are_you.message == "Tudo ótimo por aqui, Maria! Em que posso ajudar?"
+    again = await talk("oi", history=history)
+    assert again.message == "Oi, Maria! Em que posso ajudar?"
+    assert again.declaracao.nada_a_declarar
 
 
 async def test_a_question_it_cannot_answer_is_not_answered() -> None:
@@ -312,3 +322,53 @@ async def test_the_professional_the_customer_named_is_the_one_promised() -> None
     [promessa] = turn.declaracao.promessas
     assert "W2X4" in promessa.o_que
     assert "Paulo Reis" in turn.message and "Ana Lima" not in turn.message
+
+
+class _TodayAtTheSameTime(FakeProjection):
+    """Also free today at 15:30: the time of the Thursday slot, on another day."""
+
+    async def CheckAvailability(
+        self, request: pj.CheckAvailabilityRequest, context: object
+    ) -> pj.CheckAvailabilityResponse:
+        response = await super().CheckAvailability(request, context)
+        if request.from_date <= "2024-11-05" <= (request.to_date or request.from_date):
+            today = fakes._slot(
+                "terça-feira, 5 de novembro, 15:30", "2024-11-05T15:30:00-03:00", "Dra. Ana Lima", "T1D4"
+            )
+            response.slots.insert(0, today)
+        return response
+
+
+async def test_a_time_chosen_from_the_offered_slots_keeps_the_offered_day() -> None:
+    first = await talk("tem horário na quinta à tarde?", projection=_TodayAtTheSameTime())
+    assert "quinta-feira, 7 de novembro, 15:30" in first.message
+
+    chosen = await talk(
+        "pode ser às 15h30",
+        history=(customer("tem horário na quinta à tarde?"), agent(first.message)),
+        projection=_TodayAtTheSameTime(),
+    )
+    asked = chosen.projection.calls[-1][1]
+    assert (asked.from_date, asked.to_date) == ("2024-11-07", "2024-11-07")
+    [promessa] = chosen.declaracao.promessas
+    assert "quinta-feira, 7 de novembro, 15:30" in promessa.o_que and "P3Q9" in promessa.o_que
+    assert "terça-feira" not in chosen.message
+
+
+class _OnlyTheFirstSlots(FakeProjection):
+    """Answers like projection when more slots exist than it returns."""
+
+    async def CheckAvailability(
+        self, request: pj.CheckAvailabilityRequest, context: object
+    ) -> pj.CheckAvailabilityResponse:
+        response = await super().CheckAvailability(request, context)
+        response.notice = "há mais horários livres nesse período além destes; é possível consultar um período menor"
+        return response
+
+
+async def test_a_time_past_the_first_slots_shown_is_not_called_taken() -> None:
+    turn = await talk("quero marcar uma limpeza na quarta às 11h", projection=_OnlyTheFirstSlots())
+    assert turn.projection.calls[-1][1].part_of_day == pj.PART_OF_DAY_MORNING  # the part of the day of 11h
+    assert "não está livre" not in turn.message
+    assert "Não consigo confirmar daqui o horário que você pediu" in turn.message
+    assert "09:00" in turn.message and not turn.declaracao.promessas

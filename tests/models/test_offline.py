@@ -26,6 +26,8 @@ TUESDAY = date(2024, 11, 5)
         ("Achei caro demais", ["price_objection"]),
         ("Vocês atendem no sábado?", ["hours"]),
         ("Qual o horário de funcionamento?", ["hours"]),
+        ("Vocês abrem que horas?", ["hours"]),
+        ("E fecha até que horas no sábado?", ["hours"]),
         ("Onde fica a clínica?", ["address"]),
         ("Quero falar com uma pessoa", ["human"]),
         ("Para de me mandar mensagem, quero cancelar tudo", ["opt_out"]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from balcao.kit.ptbr import de
 from services.seguranca.context import Context
 from services.seguranca.facts import DisclosureMode
 from services.seguranca.text import fold
@@ -39,7 +40,7 @@ def disclosure_sentence(ctx: Context) -> str:
     if configured:
         return configured
     name = ctx.config.business_name.strip()
-    return f"Sou a assistente virtual de {name}." if name else "Sou uma assistente virtual."
+    return f"Sou a assistente virtual {de(name)}." if name else "Sou uma assistente virtual."
 
 
 def says_it(folded: str) -> bool:

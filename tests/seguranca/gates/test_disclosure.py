@@ -14,12 +14,12 @@ CLINIC = OrganizationConfig(business_name="Clínica Sorriso")
 def test_the_first_message_gets_the_disclosure_after_its_greeting() -> None:
     result = gate(disclosure.check, "Olá, Maria! Temos horários na terça.", config=CLINIC, contact=FIRST)
     assert result.status is Status.PASSED
-    assert result.body == "Olá, Maria! Sou a assistente virtual de Clínica Sorriso. Temos horários na terça."
+    assert result.body == "Olá, Maria! Sou a assistente virtual da Clínica Sorriso. Temos horários na terça."
 
 
 def test_without_a_greeting_it_opens_the_message() -> None:
     result = gate(disclosure.check, "Temos horários na terça.", config=CLINIC, contact=FIRST)
-    assert result.body == "Sou a assistente virtual de Clínica Sorriso.\n\nTemos horários na terça."
+    assert result.body == "Sou a assistente virtual da Clínica Sorriso.\n\nTemos horários na terça."
 
 
 def test_the_organisations_own_sentence_is_used() -> None:
