@@ -168,8 +168,8 @@ def up(data_dir: Path) -> int:
     except BlockingIOError:
         lock.seek(0)
         print(
-            f"balcao up: Balcão is already running from {data_dir} (pid {lock.read().strip() or '?'}); "
-            "stop it with Ctrl-C in its terminal first.",
+            f"balcao up: o Balcão já está rodando a partir de {data_dir} (pid {lock.read().strip() or '?'}); "
+            "pare-o antes com Ctrl-C no terminal dele.",
             file=sys.stderr,
         )
         return 1
@@ -184,7 +184,7 @@ def up(data_dir: Path) -> int:
     busy = [f"{name} ({port})" for name, plist in ports.items() for port in plist if _busy(host, port)]
     if busy:
         print(
-            "balcao up: these ports are already in use, is another Balcão running? "
+            "balcao up: estas portas já estão em uso (outro Balcão está rodando?): "
             + ", ".join(busy),
             file=sys.stderr,
         )
@@ -202,7 +202,7 @@ def up(data_dir: Path) -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     try:
-        print("Balcão: starting PostgreSQL…", flush=True)
+        print("Balcão: iniciando o PostgreSQL…", flush=True)
         database_url, embedded = db.resolve_database_url(env.get("DATABASE_URL"), data_dir)
         for name in ORDER:
             schema = SERVICES[name].schema
@@ -215,10 +215,10 @@ def up(data_dir: Path) -> int:
         while not stopping:
             dead = mesh.dead()
             if dead:
-                print(f"balcao up: {dead[0]} stopped unexpectedly:\n{mesh.tail(dead[0])}", file=sys.stderr)
+                print(f"balcao up: o serviço {dead[0]} parou inesperadamente:\n{mesh.tail(dead[0])}", file=sys.stderr)
                 return 1
             time.sleep(0.3)
-        print("\nBalcão: stopping…", flush=True)
+        print("\nBalcão: parando…", flush=True)
         return 0
     except (RuntimeError, TimeoutError, OSError, EmbeddedPostgresError) as exc:
         print(f"balcao up: {exc}", file=sys.stderr)
@@ -229,26 +229,27 @@ def up(data_dir: Path) -> int:
             mesh.stop()
         if embedded is not None:
             embedded.stop()
-        print("Balcão: stopped.", flush=True)
+        print("Balcão: parado.", flush=True)
 
 
 def _print_ready(ports: Mapping[str, list[int]], data_dir: Path, seconds: float, embedded: bool) -> None:
-    print(f"Balcão is up in {seconds:.1f}s.")
+    print(f"Balcão no ar em {seconds:.1f}s.")
     for name in ORDER:
         grpc_port, *http = ports[name]
         extra = f"   http://localhost:{http[0]}" if http else ""
         print(f"  {name:<12} grpc localhost:{grpc_port}{extra}")
-    where = f"embedded, data in {data_dir / 'postgres'}" if embedded else "DATABASE_URL"
+    where = f"embutido, dados em {data_dir / 'postgres'}" if embedded else "DATABASE_URL"
     print(f"  postgresql   {where}")
-    print(f"Logs: {data_dir / 'logs'}/<service>.log")
+    print(f"Logs: {data_dir / 'logs'}/<serviço>.log")
     tools = Path(sys.executable).parent
     try:
         tools = tools.relative_to(Path.cwd())
     except ValueError:
         pass
-    print("Try:")
+    print("Experimente:")
+    print(f"  {tools}/balcao seed-demo && {tools}/balcao chat --org demo --phone +5511987654321")
     print(
         f"  {tools}/grpcurl -plaintext -H \"authorization: Bearer $({tools}/balcao token gateway)\" "
         f"localhost:{ports['crm'][0]} list"
     )
-    print("Ctrl-C stops everything.", flush=True)
+    print("Ctrl-C para tudo.", flush=True)

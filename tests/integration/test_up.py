@@ -36,7 +36,7 @@ def test_a_second_up_says_so_and_ctrl_c_stops_everything(data_folder: Path) -> N
     data_dir = data_folder / "quickstart"
     mesh: RunningMesh = start_mesh(data_dir)
     try:
-        assert "Balcão is up" in mesh.text()
+        assert "Balcão no ar" in mesh.text()
         children = _children(mesh.process.pid)
         assert len(children) == 7
         postgres = _processes_mentioning(str(data_dir / "postgres"))
@@ -48,7 +48,7 @@ def test_a_second_up_says_so_and_ctrl_c_stops_everything(data_folder: Path) -> N
             capture_output=True, text=True, timeout=60, check=False,
         )
         assert second.returncode != 0
-        assert "already running" in second.stderr
+        assert "já está rodando" in second.stderr
 
         other_folder = subprocess.run(
             [sys.executable, "-m", "balcao.cli", "up"],
@@ -56,11 +56,11 @@ def test_a_second_up_says_so_and_ctrl_c_stops_everything(data_folder: Path) -> N
             capture_output=True, text=True, timeout=60, check=False,
         )
         assert other_folder.returncode != 0
-        assert "already in use" in other_folder.stderr
+        assert "já estão em uso" in other_folder.stderr
     finally:
         code = stop_mesh(mesh)
     assert code == 0, mesh.text()
-    assert "Balcão: stopped." in mesh.text()
+    assert "Balcão: parado." in mesh.text()
     for child in children:
         assert not Path(f"/proc/{child}").exists() or _is_zombie(child)
     assert _processes_mentioning(str(data_dir / "postgres")) == [], mesh.text()

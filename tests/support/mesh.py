@@ -78,7 +78,7 @@ def start_mesh(data_dir: Path, timeout: float = 90.0) -> RunningMesh:
         assert process.stdout is not None
         for line in process.stdout:
             mesh.output.append(line)
-            if line.startswith("Balcão is up"):
+            if line.startswith("Balcão no ar"):
                 ready.set()
 
     threading.Thread(target=pump, daemon=True).start()
