@@ -162,11 +162,9 @@ async def _round(address: str, secret: str, workers: int, turns: int, batch: int
             for p in peers]
 
     async def drain(worker: Worker) -> None:
-        # An empty Claim does not mean the backlog is gone: a contact another worker holds waits for it (crm
-        # gives a contact's events to one consumer at a time), so a worker tries again until all are done,
-        # as the service's worker does when the next notification or poll tick wakes it.
-        # Between empty Claims it waits 5 ms, doubling up to 100 ms (the service waits for a notification or its
-        # poll tick; a tight loop here would mostly measure Claims that find every contact held).
+        # A worker tries again until the whole backlog is done (an empty Claim while another worker still holds
+        # events is not the end: a batch handed back to the queue comes round again), waiting 5 ms, doubling up
+        # to 100 ms, between empty Claims (the service waits for a notification or its poll tick).
         deadline, pause = time.monotonic() + 300, 0.005
         while sum(len(w.processed) for w in pool) < turns and time.monotonic() < deadline:
             if await worker.drain(organization_id=org):

@@ -142,10 +142,6 @@ class Worker:
     async def drain(self, organization_id: str = "") -> int:
         """Claim and process batches until a Claim comes back empty; returns how many events were claimed.
 
-        Empty is not always "no work": crm gives a contact's events to one consumer at a time, so the
-        events of a contact another replica holds wait for it (that replica takes them with its next
-        Claim, woken by the same notification), or for its lease to end.
-
         Pipelined: while one batch is being registered (crm and PostgreSQL busy), the next one is
         claimed, read and planned (this process busy); batches are still registered one at a time, in
         the order they were claimed."""

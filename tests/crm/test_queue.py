@@ -70,27 +70,6 @@ async def test_two_consumers_never_claim_the_same_event(local: LocalCrm) -> None
     assert set(first) | set(second) == published
 
 
-async def test_a_contacts_events_go_to_one_consumer_at_a_time(local: LocalCrm) -> None:
-    crm = local.crm
-    org = await crm.org()
-    kind = a_kind()
-    busy, free = await crm.contact(org), await crm.contact(org)
-    first = await publish(crm, org, kind, 2, contact_id=busy)
-    later = await publish(crm, org, kind, 1, contact_id=free)
-    taken = await claim(crm, org, kind, "worker-a", batch=1, lease=10)
-    assert [e.event_id for e in taken] == first[:1]
-    # worker-b skips the contact worker-a is working on, and takes the other contact's event.
-    assert [e.event_id for e in await claim(crm, org, kind, "worker-b", lease=10)] == later
-    # worker-a itself may take that contact's next event (in order, after the one it holds).
-    assert [e.event_id for e in await claim(crm, org, kind, "worker-a", lease=10)] == first[1:]
-    # Once the contact is free (its events done, or the lease over), anyone takes its events again.
-    newest = await publish(crm, org, kind, 1, contact_id=busy)
-    assert await claim(crm, org, kind, "worker-b", lease=10) == []
-    local.clock.advance(11)
-    again = await claim(crm, org, kind, "worker-b", lease=10)
-    assert {e.event_id for e in again} == set(first) | set(later) | set(newest)  # every lease over: all of them
-
-
 async def test_a_claim_carries_the_lease_and_counts_the_attempt(local: LocalCrm) -> None:
     crm = local.crm
     org = await crm.org()

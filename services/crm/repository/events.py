@@ -47,25 +47,13 @@ _GET_LOCKED = q("SELECT * FROM crm.event_log WHERE organization_id = :org AND ev
 # in a branch but not picked are released at commit. Claim's two statements run on the asyncpg
 # connection under the transaction (`_sql.driver`): a worker claims all the time, and SQLAlchemy's
 # own work per statement cost more than these statements.
-# A contact's events go to one consumer at a time: an event whose contact has an event of the same
-# kind under another consumer's live lease waits for that lease to end (`busy`), so two consumers
-# never work on the same contact at once (they would queue on each other's row locks of that
-# contact, and a later turn could be registered before an earlier one). Two claims running at the
-# very same moment do not see each other's leases; the writes' own locks still keep that rare case
-# correct.
 _CLAIM = """
-    WITH busy AS MATERIALIZED (
-        SELECT DISTINCT kind, organization_id, contact_id FROM crm.event_log
-        WHERE status = 'leased' AND kind = ANY($1::text[]) AND lease_expires_at > $3 AND lease_consumer <> $5
-          AND contact_id IS NOT NULL AND ($2::uuid IS NULL OR organization_id = $2::uuid)
-    ), waiting AS (
+    WITH waiting AS (
         SELECT w.* FROM unnest($1::text[]) AS k(kind), LATERAL (
             SELECT organization_id, event_id, available_at, position
-            FROM crm.event_log AS e
+            FROM crm.event_log
             WHERE status = 'pending' AND kind = k.kind AND available_at <= $3
               AND ($2::uuid IS NULL OR organization_id = $2::uuid)
-              AND NOT EXISTS (SELECT 1 FROM busy AS b WHERE b.kind = k.kind
-                              AND b.organization_id = e.organization_id AND b.contact_id = e.contact_id)
             ORDER BY available_at, position
             LIMIT $4
             FOR UPDATE SKIP LOCKED
@@ -73,11 +61,9 @@ _CLAIM = """
     ), expired AS (
         SELECT x.* FROM unnest($1::text[]) AS k(kind), LATERAL (
             SELECT organization_id, event_id, available_at, position
-            FROM crm.event_log AS e
+            FROM crm.event_log
             WHERE status = 'leased' AND kind = k.kind AND lease_expires_at <= $3 AND attempts < max_attempts
               AND ($2::uuid IS NULL OR organization_id = $2::uuid)
-              AND NOT EXISTS (SELECT 1 FROM busy AS b WHERE b.kind = k.kind
-                              AND b.organization_id = e.organization_id AND b.contact_id = e.contact_id)
             ORDER BY lease_expires_at
             LIMIT $4
             FOR UPDATE SKIP LOCKED
