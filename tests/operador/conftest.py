@@ -96,8 +96,9 @@ class Business:
         tmp.replace(path)
 
     async def close(self, content: dc.DeclaracaoDoTurno | None, *, contact: str | None = None,
-                    turn_id: str | None = None) -> cw.CloseTurnResponse:
-        checkpoint = r.CheckpointContent(rolling_summary="Cliente quer mudar o horário da consulta.",
+                    turn_id: str | None = None,
+                    summary: str = "Cliente quer mudar o horário da consulta.") -> cw.CloseTurnResponse:
+        checkpoint = r.CheckpointContent(rolling_summary=summary,
                                          next_action="confirmar o novo horário")
         if content is not None:
             checkpoint.declaracao.CopyFrom(content)

@@ -38,8 +38,12 @@ async def test_the_customers_next_message_sees_the_new_time(env: Env, client: su
         organization_id=biz.org, settings=settings, update_mask=field_mask_pb2.FieldMask(paths=["runtime"])),
         metadata=env.md)
     phone = support.new_phone()
-    contact = (await env.crm_write.UpsertContact(cw.UpsertContactRequest(
-        organization_id=biz.org, phone=phone, name="Marina"), metadata=env.md)).contact.contact_id
+    # The customer wrote first (a business may only write to someone who talked to it).
+    hello = await client.say(support.Org(biz.org), phone, "Oi, aqui é a Marina", wait=60)
+    contact = hello.contact_id
+    # Its turn's Operador run is over before the model is scripted for the turn below.
+    await until(lambda: biz.execution(hello.turn_id), lambda e: e.operador.status != 0, seconds=60,
+                what="the Operador's run of the first turn")
     thursday = next_weekday(4)
     assert (await biz.book(local(thursday, "09:00"), contact=contact)).HasField("appointment")
     biz.script(reschedule_call(thursday.isoformat(), "10:00"), {"text": "Remarcado para quinta às 10h."})
@@ -56,6 +60,19 @@ async def test_the_customers_next_message_sees_the_new_time(env: Env, client: su
                               lambda es: len(es) == 1 and es[0].status != r.EVENT_STATUS_PENDING,
                               seconds=60, what="the proactive turn taken by the runtime")
     assert proactive.payload["obligation_id"] == obligations[0].obligation_id
+
+    # The runtime's proactive turn told the customer, and Segurança let it out: the reply names the new
+    # time, which its evidence (the agenda as it now stands) backs.
+    async def proactive_turns() -> list[r.TurnExecution]:
+        executions = (await env.crm_read.ListTurnExecutions(cr.ListTurnExecutionsRequest(
+            organization_id=biz.org, contact_id=contact), metadata=env.md)).executions
+        return [e for e in executions if e.trigger == r.TURN_TRIGGER_PROACTIVE]
+
+    [told] = await until(proactive_turns, lambda es: len(es) == 1, seconds=60, what="the proactive turn's record")
+    told_turn = await client.turn(support.Org(biz.org), turn_id=told.turn_id, wait=60)
+    assert told_turn.outcome == gw.TURN_OUTCOME_REPLIED, told_turn
+    told_text = " ".join(p.text for p in told_turn.reply_parts)
+    assert re.search(r"\b10(:00|h)", told_text), told_text
 
     # The customer's next message, through the gateway like any other.
     next_turn = await client.say(support.Org(biz.org), phone, "Quero cancelar a minha consulta", wait=60)
