@@ -52,11 +52,14 @@ async def resolve(conn: AsyncConnection, org: UUID, obligation: UUID, item: Reso
         now=now,
     )
     fulfilled = item.outcome == r.OBLIGATION_STATUS_FULFILLED
+    # What happened, in the owner's words: the timeline's line and, for a proactive turn, the news
+    # the Conversador tells the customer (a failure carries its consequence, e.g. the free times).
+    told = ((f"Promessa cumprida: {row['o_que']}" if fulfilled else f"Promessa não cumprida: {row['o_que']}")
+            + (f" — {item.resolution.strip()}" if item.resolution.strip() else ""))
     await timeline.record(
         conn, org, row["contact_id"],
         r.ACTIVITY_KIND_OBLIGATION_FULFILLED if fulfilled else r.ACTIVITY_KIND_OBLIGATION_FAILED,
-        (f"Promessa cumprida: {row['o_que']}" if fulfilled else f"Promessa não cumprida: {row['o_que']}")
-        + (f" — {item.resolution.strip()}" if item.resolution.strip() else ""),
+        told,
         now, actor=item.resolved_by, turn_id=row["turn_id"], details={"obligation_id": str(obligation)},
     )
     if not fulfilled:
@@ -72,8 +75,9 @@ async def resolve(conn: AsyncConnection, org: UUID, obligation: UUID, item: Reso
         event, _ = await queue.publish(
             conn, org,
             queue.Publication(kind="proactive_turn_requested", contact=row["contact_id"],
-                              payload={"contact_id": str(row["contact_id"]), "reason": "obligation_resolved",
-                                       "obligation_id": str(obligation)},
+                              payload={"contact_id": str(row["contact_id"]), "reason": told,
+                                       "obligation_id": str(obligation),
+                                       "outcome": "fulfilled" if fulfilled else "failed"},
                               dedup_key=f"obligation:{obligation}", available_at=None, max_attempts=0,
                               traceparent=""),
             policy, now,

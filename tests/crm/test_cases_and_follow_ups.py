@@ -177,6 +177,28 @@ async def test_a_fulfilled_obligation_can_ask_for_a_proactive_turn_to_tell_the_c
     assert proactive.kind == "proactive_turn_requested"
     assert proactive.contact_id == contact
     assert proactive.payload["obligation_id"] == obligation
+    assert proactive.payload["outcome"] == "fulfilled"
+    assert proactive.payload["reason"].startswith("Promessa cumprida: ")
+
+
+async def test_a_failed_obligation_asks_for_a_proactive_turn_that_knows_it_failed_and_why(crm: Crm) -> None:
+    org = await crm.org()
+    contact = await crm.quiet_contact(org)
+    closed = await crm.write.CloseTurn(close_request(org, contact, checkpoint=closing(promises=1)),
+                                       metadata=crm.metadata)
+    [obligation] = closed.obligation_ids
+    failed = await crm.write.ResolveObligation(
+        wr.ResolveObligationRequest(organization_id=org, obligation_id=obligation, outcome=r.OBLIGATION_STATUS_FAILED,
+                                    resolution="horário ocupado; livres: quinta 10:30, sexta 09:00",
+                                    request_proactive_turn=True),
+        metadata=crm.metadata)
+    proactive = (await crm.queue.GetEvent(eq.GetEventRequest(organization_id=org,
+                                                             event_id=failed.proactive_event_id),
+                                          metadata=crm.metadata)).event
+    # The runtime tells the Conversador what to say from these: a failure is not news of success.
+    assert proactive.payload["outcome"] == "failed"
+    assert proactive.payload["reason"].startswith("Promessa não cumprida: ")
+    assert proactive.payload["reason"].endswith("horário ocupado; livres: quinta 10:30, sexta 09:00")
 
 
 async def test_the_same_open_problem_is_counted_not_repeated(crm: Crm) -> None:

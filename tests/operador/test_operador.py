@@ -121,6 +121,9 @@ async def test_a_refused_slot_fails_the_promise_raises_an_item_and_offers_other_
     assert any(i.turn_id == turn and i.kind == r.CENTRAL_ITEM_KIND_OBLIGATION_FAILED for i in items)
     proactive = await biz.events("proactive_turn_requested")
     assert [e.payload["obligation_id"] for e in proactive] == [obligations[0].obligation_id]
+    # The proactive turn is told the promise failed, and with the free times to offer.
+    assert proactive[0].payload["outcome"] == "failed"
+    assert "Horários livres" in proactive[0].payload["reason"]
     [mine] = await biz.appointments()
     assert mine.labels.start_iso.startswith(f"{thursday.isoformat()}T09:00")
     # No follow-up either: the failed promise is settled, not left open for the basic registration.
