@@ -68,7 +68,7 @@ def find_demo(crm_read: crm_read_pb2_grpc.CrmReadServiceStub, metadata: tuple[tu
 def _settings(unit_id: str) -> r.OrganizationSettings:
     c = r.ControllerAction
     return r.OrganizationSettings(
-        roles=r.RoleSettings(conversador_enabled=True, operador_enabled=False),
+        roles=r.RoleSettings(conversador_enabled=True, operador_enabled=True),
         followup=r.FollowUpSettings(callback_enabled=True),
         stages=[
             r.StageDefinition(key="new", label="Novo contato", position=1),

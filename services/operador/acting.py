@@ -67,9 +67,17 @@ def context_text(run: TurnRun, selection: catalog.Selection) -> str:
                        "prazo": o.prazo.ToJsonString() if o.HasField("prazo") else None}
                       for i, o in enumerate(c.obligations)],
         "compromissos": [{"numero": i + 1, "inicio": a.labels.start_label,
-                          "inicio_iso": a.start_time.ToJsonString(), "recurso": a.resource_name,
-                          "recurso_id": a.resource_id}
+                          "inicio_iso": a.start_time.ToJsonString(), "inicio_local": a.labels.start_iso,
+                          "recurso": a.resource_name, "recurso_id": a.resource_id, "servico": a.service_name}
                          for i, a in enumerate(c.appointments)],
+        "turno_em": c.checkpoint.created_at.ToJsonString() if c.checkpoint and c.checkpoint.HasField(
+            "created_at") else None,
+        "agenda": {
+            "profissionais": [{"nome": p.name, "recurso_id": p.resource_id, "servicos": list(p.service_ids)}
+                              for p in c.professionals],
+            "servicos": [{"nome": s.name, "servico_id": s.service_id, "duracao_minutos": s.duration_minutes}
+                         for s in c.services],
+        },
         "retornos_pendentes": [{"numero": i + 1, "quando": f.due_at.ToJsonString(), "motivo": f.reason}
                                for i, f in enumerate(c.pending_follow_ups)],
         "caso_aberto": c.open_case.summary if c.open_case else None,
