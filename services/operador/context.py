@@ -45,6 +45,8 @@ class TurnContext:
     # so a booking names a real resource and service.
     professionals: list[ag.Resource] = field(default_factory=list)
     services: list[ag.BookableService] = field(default_factory=list)
+    # Role on: what the customer was sent in that turn (a booking promised "com a Dra. Ana" is booked with her).
+    sent: list[str] = field(default_factory=list)
 
     @property
     def settings(self) -> r.OrganizationSettings:
@@ -188,6 +190,13 @@ async def _load_model_context(peers: Peers, context: TurnContext, unit_id: str) 
     by_id = {x.resource_id: x for x in resources if x.active}
     context.professionals = ([by_id[i] for i in unit_resources if i in by_id] if unit_resources
                              else list(by_id.values()))
+    try:
+        execution = (await peers.crm_read.GetTurnExecution(
+            cr.GetTurnExecutionRequest(organization_id=org, turn_id=context.turn_id), timeout=t)).execution
+        context.sent = [part.text for part in execution.sent if part.text]
+    except grpc.aio.AioRpcError as error:
+        if error.code() != grpc.StatusCode.NOT_FOUND:
+            raise
     context.services = [s for s in (await peers.agenda_read.ListServices(
         ar.ListServicesRequest(organization_id=org), timeout=t)).services if s.active]
     context.appointments = list((await peers.agenda_read.ListContactAppointments(

@@ -34,6 +34,8 @@ from balcao.models.offline_intents import date_range, fold, wanted_time
 from services.operador.acting import TASK
 
 NO_MODEL = "Sem modelo configurado: só o registro básico foi feito."
+# Marks a booking planned only for when the first professional's time is taken (never sent to the tool).
+ALTERNATIVE = "_se_ocupado"
 
 _MONTHS = ("janeiro", "fevereiro", "marco", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
            "novembro", "dezembro")
@@ -189,11 +191,15 @@ def plan(context: dict[str, Any]) -> tuple[list[tuple[str, dict[str, Any]]], lis
                 continue
             text = f"{what} {evidence}"
             service = _named_service(text, services)
-            professional = _named_professional(text, professionals)
+            # The professional the customer named, or the one the reply told them ("…, com Dr. Bruno Lima").
+            professional = _named_professional(text, professionals) or _named_professional(
+                str(context.get("resposta_enviada") or ""), professionals)
+            others: list[dict[str, Any]] = []
             if professional is None:
+                # Nobody named: the first who performs the service; the next ones if agenda says it is taken.
                 wanted = service.get("servico_id") if service else None
-                fit = [p for p in professionals if wanted is None or wanted in p.get("servicos", [])]
-                professional = (fit or professionals or [None])[0]
+                fit = [p for p in professionals if wanted is None or wanted in p.get("servicos", [])] or professionals
+                professional, others = (fit[0], fit[1:]) if fit else (None, [])
             if professional is None:
                 unread.append(f"promessa {number}: a unidade não tem profissionais na agenda")
                 continue
@@ -205,6 +211,8 @@ def plan(context: dict[str, Any]) -> tuple[list[tuple[str, dict[str, Any]]], lis
             if service is not None:
                 arguments["service_id"] = service["servico_id"]
             calls.append(("book_appointment", arguments))
+            calls += [("book_appointment", {**arguments, "resource_id": p["recurso_id"], ALTERNATIVE: True})
+                      for p in others]
             continue
         old_text = before if kind == "reschedule" and before else what
         appointment = _appointment_at(appointments, when_in(old_text, today))
@@ -229,13 +237,38 @@ def plan(context: dict[str, Any]) -> tuple[list[tuple[str, dict[str, Any]]], lis
     return calls, unread
 
 
+def _next_tries(request: ModelRequest, planned: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """After the results: for each booking agenda refused, the same time with the next professional not tried."""
+    made = [c for m in request.messages for c in m.tool_calls]
+    results = {r.call_id: r.content for m in request.messages for r in m.tool_results}
+    tries: list[tuple[str, dict[str, Any]]] = []
+    for call in made:
+        if call.name != "book_appointment" or not results.get(call.call_id, "").startswith("recusado"):
+            continue
+        promise = call.arguments.get("promessa")
+        if any(c.name == "book_appointment" and c.arguments.get("promessa") == promise
+               and not results.get(c.call_id, "").startswith("recusado") for c in made):
+            continue  # a later try for this promise is done (or still running)
+        tried = {c.arguments.get("resource_id") for c in made if c.arguments.get("promessa") == promise}
+        following = next((args for name, args in planned if name == "book_appointment" and args.get(ALTERNATIVE)
+                          and args.get("promessa") == promise and args["resource_id"] not in tried), None)
+        if following is not None and all(a.get("promessa") != promise for _, a in tries):
+            tries.append(("book_appointment", {k: v for k, v in following.items() if k != ALTERNATIVE}))
+    return tries
+
+
 def act(request: ModelRequest) -> list[TextPart | ToolCall]:
+    offered = {t.name for t in request.tools}
+    planned, unread = plan(context_of(request))
     if any(m.role == "tool" for m in request.messages):
+        tries = _next_tries(request, planned)
+        rounds = sum(1 for m in request.messages if m.tool_calls)
+        if tries and "book_appointment" in offered:
+            return [ToolCall(f"offline_op_{rounds + 1}_{i + 1}", name, args) for i, (name, args) in enumerate(tries)]
         # The results are in: the Operador records them; nothing more to call.
         done = [r.content for m in request.messages for r in m.tool_results]
         return [TextPart("Agenda: " + "; ".join(done))]
-    offered = {t.name for t in request.tools}
-    calls, unread = plan(context_of(request))
+    calls = [(name, args) for name, args in planned if not args.get(ALTERNATIVE)]
     usable = [(name, args) for name, args in calls if name in offered]
     unread += [f"\"{name}\" não está habilitada para este agente" for name, args in calls if name not in offered]
     if not usable:
