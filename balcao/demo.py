@@ -2,9 +2,11 @@
 
 The clinic has two professionals with business hours, two bookable services, the prices it
 authorises, knowledge articles, a numbered menu, hashtags and a reply catalog, and one published
-unit (the reception). Everything goes through crm's and agenda's write RPCs, signed as the
-gateway (the service whose admin surface will own this), so the data is exactly what the admin
-API would have written. Running it again finds the demo clinic and changes nothing.
+unit (the reception) whose Operador is on with the agenda package, so a booking the assistant
+promises is made and confirmed to the customer (by the offline model too). Everything goes
+through crm's and agenda's write RPCs, signed as the gateway (the service whose admin surface
+will own this), so the data is exactly what the admin API would have written. Running it again
+finds the demo clinic and changes nothing.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ the promise (the Conversador copied them from the agenda's free slots) or, when 
 not say them, from the customer's words in the intention ("amanhã às 10h", "quinta 10h", against
 the day the turn closed), and calls one agenda tool naming that promise:
 
-- booking: the professional the customer named, else the unit's first professional who performs
-  the service named (else the unit's first professional); the service named, if any; confirmed.
+- booking: the professional the customer named, else the one the sent reply named, else the unit's
+  first professional who performs the service named, then the next ones while agenda says the
+  time is taken; the service named, if any; confirmed.
 - rescheduling / cancelling: the customer's appointment the promise names (by its day and time),
   or their only one.
 

@@ -36,8 +36,9 @@ async def client(mesh: RunningMesh) -> AsyncIterator[support.Client]:
 
 
 async def _clinic(mesh: RunningMesh, env: Env) -> str:
+    # Not "Demo" in the name: `balcao chat --org demo` would find two clinics.
     seeded = await asyncio.to_thread(demo.seed, mesh.addr("crm"), mesh.addr("agenda"), mesh.token("gateway"),
-                                     name=support.org_name("Clínica Sorriso Demo"))
+                                     name=support.org_name("Clínica Sorriso Ensaio"))
     assert seeded.created
     organization = (await env.crm_read.GetOrganization(cr.GetOrganizationRequest(
         organization_id=seeded.organization_id), metadata=env.md)).organization
