@@ -2,9 +2,11 @@
 
 The clinic has two professionals with business hours, two bookable services, the prices it
 authorises, knowledge articles, a numbered menu, hashtags and a reply catalog, and one published
-unit (the reception). Everything goes through crm's and agenda's write RPCs, signed as the
-gateway (the service whose admin surface will own this), so the data is exactly what the admin
-API would have written. Running it again finds the demo clinic and changes nothing.
+unit (the reception) whose Operador is on with the agenda package, so a booking the assistant
+promises is made and confirmed to the customer (by the offline model too). Everything goes
+through crm's and agenda's write RPCs, signed as the gateway (the service whose admin surface
+will own this), so the data is exactly what the admin API would have written. Running it again
+finds the demo clinic and changes nothing.
 """
 
 from __future__ import annotations
@@ -51,14 +53,15 @@ def _channel(address: str) -> grpc.Channel:
     return grpc.insecure_channel(address)
 
 
-def find_demo(crm_read: crm_read_pb2_grpc.CrmReadServiceStub, metadata: tuple[tuple[str, str], ...]) -> str:
+def find_demo(crm_read: crm_read_pb2_grpc.CrmReadServiceStub, metadata: tuple[tuple[str, str], ...],
+              name: str = DEMO_NAME) -> str:
     page = ""
     while True:
         response = crm_read.ListOrganizations(
             cr.ListOrganizationsRequest(page_size=100, page_token=page), metadata=metadata, timeout=10
         )
         for organization in response.organizations:
-            if organization.name == DEMO_NAME:
+            if organization.name == name:
                 return organization.organization_id
         page = response.next_page_token
         if not page:
@@ -68,7 +71,7 @@ def find_demo(crm_read: crm_read_pb2_grpc.CrmReadServiceStub, metadata: tuple[tu
 def _settings(unit_id: str) -> r.OrganizationSettings:
     c = r.ControllerAction
     return r.OrganizationSettings(
-        roles=r.RoleSettings(conversador_enabled=True, operador_enabled=False),
+        roles=r.RoleSettings(conversador_enabled=True, operador_enabled=True),
         followup=r.FollowUpSettings(callback_enabled=True),
         stages=[
             r.StageDefinition(key="new", label="Novo contato", position=1),
@@ -135,20 +138,20 @@ def _hours() -> ag.BusinessHours:
     return ag.BusinessHours(weekly=weekly)
 
 
-def seed(crm_address: str, agenda_address: str, token: str) -> Seeded:
-    """Create the demo clinic (or find it) and return its id."""
+def seed(crm_address: str, agenda_address: str, token: str, *, name: str = DEMO_NAME) -> Seeded:
+    """Create the demo clinic (or find it by `name`) and return its id. Tests build their own under another name."""
     metadata = (("authorization", f"Bearer {token}"),)
     with _channel(crm_address) as crm, _channel(agenda_address) as agenda:
         crm_read = crm_read_pb2_grpc.CrmReadServiceStub(crm)
         crm_write = crm_write_pb2_grpc.CrmWriteServiceStub(crm)
         agenda_write = agenda_write_pb2_grpc.AgendaWriteServiceStub(agenda)
-        existing = find_demo(crm_read, metadata)
+        existing = find_demo(crm_read, metadata, name)
         if existing:
             return Seeded(existing, False)
         unit_id = str(uuid.uuid4())
         org = crm_write.UpsertOrganization(
             cw.UpsertOrganizationRequest(
-                name=DEMO_NAME, time_zone=TIME_ZONE, plan=r.Plan(name="Demo"), initial_settings=_settings(unit_id)
+                name=name, time_zone=TIME_ZONE, plan=r.Plan(name="Demo"), initial_settings=_settings(unit_id)
             ),
             metadata=metadata,
             timeout=10,

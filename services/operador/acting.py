@@ -20,6 +20,7 @@ from google.protobuf.message import Message as ProtoMessage
 
 from balcao.crm.v1 import crm_resources_pb2 as r
 from balcao.models.base import Message, ModelProvider, ModelRejected, ModelRequest, ToolResult
+from balcao.models.scripted import ScriptExhausted
 from balcao.operador.v1 import operador_pb2 as pb
 from services.operador import catalog
 from services.operador.run import TurnRun
@@ -62,14 +63,23 @@ def context_text(run: TurnRun, selection: catalog.Selection) -> str:
         "declaracao": declaracao,
         "resumo": c.checkpoint.content.rolling_summary if c.checkpoint else "",
         "proxima_acao": c.checkpoint.content.next_action if c.checkpoint else "",
+        "resposta_enviada": "\n".join(c.sent),
         "historico": c.history,
         "promessas": [{"numero": i + 1, "o_que": o.o_que, "situacao": r.ObligationStatus.Name(o.status),
                        "prazo": o.prazo.ToJsonString() if o.HasField("prazo") else None}
                       for i, o in enumerate(c.obligations)],
         "compromissos": [{"numero": i + 1, "inicio": a.labels.start_label,
-                          "inicio_iso": a.start_time.ToJsonString(), "recurso": a.resource_name,
-                          "recurso_id": a.resource_id}
+                          "inicio_iso": a.start_time.ToJsonString(), "inicio_local": a.labels.start_iso,
+                          "recurso": a.resource_name, "recurso_id": a.resource_id, "servico": a.service_name}
                          for i, a in enumerate(c.appointments)],
+        "turno_em": c.checkpoint.created_at.ToJsonString() if c.checkpoint and c.checkpoint.HasField(
+            "created_at") else None,
+        "agenda": {
+            "profissionais": [{"nome": p.name, "recurso_id": p.resource_id, "servicos": list(p.service_ids)}
+                              for p in c.professionals],
+            "servicos": [{"nome": s.name, "servico_id": s.service_id, "duracao_minutos": s.duration_minutes}
+                         for s in c.services],
+        },
         "retornos_pendentes": [{"numero": i + 1, "quando": f.due_at.ToJsonString(), "motivo": f.reason}
                                for i, f in enumerate(c.pending_follow_ups)],
         "caso_aberto": c.open_case.summary if c.open_case else None,
@@ -79,7 +89,27 @@ def context_text(run: TurnRun, selection: catalog.Selection) -> str:
 
 
 async def act(run: TurnRun, provider: ModelProvider) -> None:
-    """Ask the model, execute its tool calls, give it the results; stop when it calls nothing."""
+    """Ask the model, execute its tool calls, give it the results; stop when it calls nothing. A promise whose
+    action was refused and that the model did not keep otherwise is then failed with the refusal's consequence."""
+    try:
+        await _rounds(run, provider)
+    except ScriptExhausted:
+        await _settle_refused(run)
+        raise
+    await _settle_refused(run)
+
+
+async def _settle_refused(run: TurnRun) -> None:
+    for obligation, name, why in run.refused.values():
+        if obligation.obligation_id in run.obligations:
+            continue
+        await run.resolve(obligation, fulfilled=False, resolution=why.replace("..", "."),
+                          proactive=name in AGENDA_WRITES)
+        await run.could_not_act("O Operador quis agir e o sistema recusou", f"Ação \"{name}\": {why}",
+                                f"operador.{name}.refused", obligation=True)
+
+
+async def _rounds(run: TurnRun, provider: ModelProvider) -> None:
     context = run.context
     selection = catalog.select(context.operador_config, callback_enabled=context.callback_enabled)
     tools = tuple(catalog.tools_for(selection))
@@ -146,10 +176,11 @@ async def _judge(run: TurnRun, name: str, key: str, response: Any, obligation: r
         offer = f" Horários livres: {', '.join(alternatives)}." if alternatives else ""
         run.record(name, pb.ACTION_STATUS_REFUSED, message + offer, key)
         if obligation is not None:
-            await run.resolve(obligation, fulfilled=False, resolution=f"{message}.{offer}".replace("..", "."),
-                              proactive=name in AGENDA_WRITES)
-        await run.could_not_act("O Operador quis agir e o sistema recusou", f"Ação \"{name}\": {message}.{offer}",
-                                f"operador.{name}.refused", obligation=obligation is not None)
+            # Settled when the model is done: it may still keep the promise another way (another professional).
+            run.refused.setdefault(obligation.obligation_id, (obligation, name, f"{message}.{offer}"))
+        else:
+            await run.could_not_act("O Operador quis agir e o sistema recusou",
+                                    f"Ação \"{name}\": {message}.{offer}", f"operador.{name}.refused")
         return f"recusado: {message}.{offer}"
     replayed = bool(getattr(response, "replayed", False))
     detail, evidence = _describe(name, response)

@@ -41,6 +41,12 @@ class TurnContext:
     pending_follow_ups: list[r.FollowUp] = field(default_factory=list)
     open_case: r.HumanCase | None = None
     history: list[str] = field(default_factory=list)
+    # Role on: the unit's professionals (its resources, in the unit's order) and the bookable services,
+    # so a booking names a real resource and service.
+    professionals: list[ag.Resource] = field(default_factory=list)
+    services: list[ag.BookableService] = field(default_factory=list)
+    # Role on: what the customer was sent in that turn (a booking promised "com a Dra. Ana" is booked with her).
+    sent: list[str] = field(default_factory=list)
 
     @property
     def settings(self) -> r.OrganizationSettings:
@@ -173,10 +179,26 @@ async def _load_model_context(peers: Peers, context: TurnContext, unit_id: str) 
         cr.GetAgentConfigurationRequest(organization_id=org), timeout=t))
     units = configuration.version.configuration if configuration.found else None
     wanted = unit_id or (units.default_unit_id if units else "")
+    unit_resources: list[str] = []
     if units is not None:
         for unit in units.units:
             if unit.unit_id == wanted:
                 context.operador_config = unit.operador
+                unit_resources = list(unit.resource_ids)
+    resources = (await peers.agenda_read.ListResources(
+        ar.ListResourcesRequest(organization_id=org), timeout=t)).resources
+    by_id = {x.resource_id: x for x in resources if x.active}
+    context.professionals = ([by_id[i] for i in unit_resources if i in by_id] if unit_resources
+                             else list(by_id.values()))
+    try:
+        execution = (await peers.crm_read.GetTurnExecution(
+            cr.GetTurnExecutionRequest(organization_id=org, turn_id=context.turn_id), timeout=t)).execution
+        context.sent = [part.text for part in execution.sent if part.text]
+    except grpc.aio.AioRpcError as error:
+        if error.code() != grpc.StatusCode.NOT_FOUND:
+            raise
+    context.services = [s for s in (await peers.agenda_read.ListServices(
+        ar.ListServicesRequest(organization_id=org), timeout=t)).services if s.active]
     context.appointments = list((await peers.agenda_read.ListContactAppointments(
         ar.ListContactAppointmentsRequest(organization_id=org, contact_id=contact), timeout=t)).appointments)
     context.pending_follow_ups = list((await peers.crm_read.ListFollowUps(

@@ -30,6 +30,8 @@ class TurnRun:
     problems: list[str] = field(default_factory=list)  # wanted to act and could not, in pt-BR
     proactive_requested: bool = False
     model_calls: int = 0
+    # Promises whose action was refused: obligation id → (obligation, capability, consequence), settled after the model.
+    refused: dict[str, tuple[r.Obligation, str, str]] = field(default_factory=dict)
     _ordinals: Counter[str] = field(default_factory=Counter)
 
     def key(self, action: str) -> str:
