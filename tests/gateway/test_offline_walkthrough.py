@@ -81,3 +81,51 @@ async def test_customers_asking_the_same_question_each_get_the_facts_in_other_wo
     for i, text in enumerate(texts):
         for earlier in texts[:i]:
             assert jaccard(tokens(text), tokens(earlier)) < THRESHOLD
+
+
+async def test_customers_asking_for_free_times_each_get_the_list_and_it_is_uncluttered(
+    mesh: RunningMesh, client: support.Client
+) -> None:
+    org = await _business(mesh, "Clínica Agenda Cheia")
+    _ana, service_id = await support.agenda_for(mesh, org)
+    await support.add_professional(mesh, org, "Dr. Bruno Lima", service_id)
+    turns = await _three_customers_ask(mesh, client, org, "Tem horário livre amanhã para consulta de avaliação?")
+
+    texts = [_text(t) for t in turns]
+    for turn, text in zip(turns, texts, strict=True):
+        assert turn.outcome == gw.TURN_OUTCOME_REPLIED, text
+        assert await _cases(mesh, org, turn.contact_id) == []
+        slots = [line for line in text.splitlines() if line.startswith("- ")]
+        assert slots, text
+        # Both professionals free at each time, on one line; each time once; the zone said once.
+        for line in slots:
+            assert set(line.split(" — ")[1].split(" ou ")) == {"Dra. Ana Souza", "Dr. Bruno Lima"}, text
+        assert len({line.split(" — ")[0] for line in slots}) == len(slots)
+        assert text.count("horário de Brasília") == 1, text
+    # Each customer reads the same free times.
+    assert len({tuple(line for line in text.splitlines() if line.startswith("- ")) for text in texts}) == 1
+
+
+async def test_pare_on_a_first_contact_is_confirmed_without_the_assistants_introduction(
+    mesh: RunningMesh, client: support.Client
+) -> None:
+    org = await _business(mesh, "Clínica Pare")
+
+    stop = await client.say(org, support.new_phone(), "PARE")
+
+    assert stop.outcome == gw.TURN_OUTCOME_OPT_OUT_CONFIRMED
+    text = _text(stop)
+    assert "não vai mais receber mensagens" in text
+    assert "assistente virtual" not in text
+
+
+async def test_gibberish_is_asked_again_in_other_words(mesh: RunningMesh, client: support.Client) -> None:
+    org = await _business(mesh, "Clínica Ruído")
+    phone = support.new_phone()
+    await client.say(org, phone, "oi")
+
+    turn = await client.say(org, phone, "asdkjh qwe zzzz")
+
+    assert turn.outcome == gw.TURN_OUTCOME_REPLIED
+    text = _text(turn)
+    assert "de outro jeito" in text and "Não tenho essa informação" not in text
