@@ -19,6 +19,7 @@ from balcao.models.offline_intents import (
     detect_intents,
     evidence_for,
     fold,
+    looks_garbled,
     matches,
     wanted_time,
     without_greetings,
@@ -88,8 +89,11 @@ def _intents(turn: Turn) -> list[str]:
         # "E domingo?" right after "vocês atendem no sábado?": the same question about something else.
         intents = _previous_question(turn)
     if not [i for i in intents if i != "greeting"]:
-        # Something other than a greeting that no rule recognised: look it up, do not guess.
-        if len(words(without_greetings(turn.customer_text))) >= 2:
+        if looks_garbled(without_greetings(turn.customer_text)):
+            # Letters typed at random: nothing to look up; ask the customer to say it another way.
+            intents.append("unclear")
+        elif len(words(without_greetings(turn.customer_text))) >= 2:
+            # Something other than a greeting that no rule recognised: look it up, do not guess.
             intents.append("unknown")
     return intents
 

@@ -301,5 +301,48 @@ def service_in(text: str, candidates: list[str]) -> str:
     return best
 
 
+# ---------------------------------------------------------------------------------------------
+# Gibberish
+# ---------------------------------------------------------------------------------------------
+
+# Chat shorthand without vowels that is not gibberish ("vc", "blz", "kkkk" is laughter).
+_SHORTHAND = frozenset(
+    "vc vcs pq tb tbm blz msg msgs hj td tds obg vlw bjs rs rsrs qnd qdo cmg pfv pf pls dps hrs mt mts mto "
+    "nd ngm cd msm sds sdds fds whts zap ctz crt flw tmj slk pv dm cpf cnpj cep rg".split()
+)
+_KEYBOARD_RUNS = ("qwe", "wer", "rty", "tyu", "yui", "iop", "asd", "sdf", "dfg", "fgh", "ghj", "hjk", "jkl", "zxc",
+                  "xcv", "cvb", "vbn", "bnm")  # fmt: skip
+_CONSONANTS = re.compile(r"[b-df-hj-np-tv-xz]{5,}")
+# Laughter and hesitation ("kkkk", "hahaha", "rsrs", "hmm", "aff"): words of a kind, not typing at random.
+_LAUGHTER = re.compile(r"k{2,}|(?:ha|he|hi|hu|rs|ah|eh)+h?|h*u*m+h*m*|af+s?|ps+iu|sh+")
+
+
+def _garbled_word(word: str) -> bool:
+    """Letters that make no pt-BR word: a keyboard row, a "q" without its "u", no vowel, a letter three
+    times over, five consonants in a row. Shorthand ("vc", "blz"), laughter and short words are words."""
+    if len(word) < 3 or word in _SHORTHAND or _LAUGHTER.fullmatch(word):
+        return False
+    return (
+        any(run in word for run in _KEYBOARD_RUNS)
+        or bool(re.search(r"q(?!u)", word))
+        or not re.search(r"[aeiouy]", word)
+        or bool(re.search(r"(.)\1\1", word))
+        or bool(_CONSONANTS.search(word))
+    )
+
+
+def looks_garbled(text: str) -> bool:
+    """Whether a message is letters typed at random ("asdkjh qwe zzzz"), not words of any kind.
+
+    Every word must look garbled, so one real word ("implante", "oi", "valor") is enough to read the
+    message as a question; numbers and links are left to the other rules.
+    """
+    folded = fold(text)
+    if re.search(r"\d|https?:|www\.|@", folded):
+        return False
+    letters = re.findall(r"[a-z]+", folded)
+    return bool(letters) and all(_garbled_word(w) for w in letters)
+
+
 def without_greetings(text: str) -> str:
     return re.sub(rf"\b{GREETING_WORDS}\b", " ", fold(text))

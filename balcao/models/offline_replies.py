@@ -4,6 +4,11 @@ Each piece carries the reply text and its share of the declaração (intentions 
 customer's own words as evidence, promises). A fact in a piece — a time, a price, an address,
 an appointment — is copied from the context or a tool result; what is missing is said to be
 missing, and a person is offered.
+
+Every customer-facing sentence comes in three wordings (`_say`): the draft uses the first; when
+Segurança sends a message back only because it nearly repeats one the business's number sent
+recently (to this customer or another), each revision says the same facts in the next wording,
+with another closing and, in the second, the answers in the other order.
 """
 
 from __future__ import annotations
@@ -37,6 +42,13 @@ class Piece:
     text: str
     intencoes: list[dict[str, Any]] = field(default_factory=list)
     promessas: list[dict[str, Any]] = field(default_factory=list)
+    # An answer that ends on a fact (not a question): a reworded message may close it with an offer to help.
+    closable: bool = False
+
+
+def _say(turn: Turn, *wordings: str) -> str:
+    """The wording this attempt writes: the first for a draft, another for each revision asking for one."""
+    return wordings[turn.wording % len(wordings)]
 
 
 def _intencao(turn: Turn, intent: str) -> dict[str, Any]:
@@ -51,9 +63,48 @@ def _promessa(what: str) -> dict[str, Any]:
     return {"o_que": what, "prazo": None}
 
 
-def _slot_line(slot: dict[str, Any]) -> str:
-    details = [d for d in (slot.get("profissional"), slot.get("duracao")) if d]
-    return f"- {slot.get('quando', '')}" + (f" ({', '.join(details)})" if details else "")
+# The zone an agenda label ends with: "quarta-feira, 6 de novembro de 2024, 08:30 (horário de Brasília)".
+_ZONE = re.compile(r"\s*\(([^()]*)\)\s*$")
+
+
+def _without_zone(label: str) -> tuple[str, str]:
+    match = _ZONE.search(label)
+    return (label[: match.start()], match.group(1)) if match else (label, "")
+
+
+def either(names: list[str]) -> str:
+    """ "Dra. Ana", "Dra. Ana ou Dr. Bruno", "Dra. Ana, Dr. Bruno ou Dra. Carla"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} ou {names[-1]}"
+
+
+def slot_lines(slots: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
+    """The lines of the free times and what they all share (said once, before them).
+
+    One line per moment, with everyone free then ("- quarta-feira, …, 08:30 — Dra. Ana ou Dr. Bruno"),
+    at most MAX_SLOTS_SHOWN lines. The zone and the duration, when every line has the same one, are
+    said once (returned as the shared details) instead of on every line.
+    """
+    moments: dict[str, list[dict[str, Any]]] = {}
+    for slot in slots:
+        moments.setdefault(str(slot.get("quando", "")), []).append(slot)
+    shown = list(moments.items())[:MAX_SLOTS_SHOWN]
+    zones = {_without_zone(label)[1] for label, _ in shown}
+    durations = {str(s.get("duracao") or "") for _, group in shown for s in group}
+    one_zone = len(zones) == 1 and "" not in zones
+    one_duration = len(durations) == 1 and "" not in durations
+    lines = []
+    for label, group in shown:
+        line = f"- {_without_zone(label)[0] if one_zone else label}"
+        people = list(dict.fromkeys(str(s["profissional"]) for s in group if s.get("profissional")))
+        if people:
+            line += f" — {either(people)}"
+        if not one_duration:
+            lasting = list(dict.fromkeys(str(s["duracao"]) for s in group if s.get("duracao")))
+            if lasting:
+                line += f" ({', '.join(lasting)})"
+        lines.append(line)
+    shared = ([durations.pop()] if one_duration else []) + ([zones.pop()] if one_zone else [])
+    return lines, shared
 
 
 def lower_first(name: str) -> str:
@@ -124,9 +175,12 @@ def _slots_piece(turn: Turn, intent: str, service: str, *, moving: dict[str, Any
         code = f" (código {chosen['codigo']})" if chosen.get("codigo") else ""
         with_whom = f", com {chosen['profissional']}" if chosen.get("profissional") else ""
         if moving is not None:
-            text = (
-                f"Combinado! Vou pedir a remarcação de {lower_first(appointment_line(moving))} para "
-                f"{chosen.get('quando')}{with_whom}. Assim que estiver registrada, te confirmo por aqui."
+            what = f"a remarcação de {lower_first(appointment_line(moving))} para {chosen.get('quando')}{with_whom}"
+            text = _say(
+                turn,
+                f"Combinado! Vou pedir {what}. Assim que estiver registrada, te confirmo por aqui.",
+                f"Certo, vou pedir {what}. Te aviso nesta conversa assim que estiver registrada.",
+                f"Ótimo! Então vou pedir {what}; assim que estiver registrada, mando a confirmação aqui.",
             )
             promise = (
                 f"pedir a remarcação de {lower_first(moving.get('servico') or 'compromisso')} de "
@@ -134,19 +188,29 @@ def _slots_piece(turn: Turn, intent: str, service: str, *, moving: dict[str, Any
             )
         else:
             of_what = f" de {lower_first(service_label)}" if service_label else ""
-            text = (
-                f"Perfeito! Vou pedir a marcação{of_what} para {chosen.get('quando')}{with_whom}. "
-                "Assim que estiver registrada, te confirmo por aqui."
+            what = f"a marcação{of_what} para {chosen.get('quando')}{with_whom}"
+            text = _say(
+                turn,
+                f"Perfeito! Vou pedir {what}. Assim que estiver registrada, te confirmo por aqui.",
+                f"Combinado, vou pedir {what}. Te aviso nesta conversa assim que estiver registrada.",
+                f"Ótimo! Então vou pedir {what}; assim que estiver registrada, mando a confirmação aqui.",
             )
             promise = f"pedir a marcação{of_what} para {chosen.get('quando')}{code}"
         intencoes = [intencao]
         return Piece(text, intencoes, [_promessa(promise)])
     if not slots:
         notice = str(data.get("aviso") or "não encontrei horários livres nesse período").rstrip(".")
-        return Piece(f"Consultei a agenda: {notice}. Quer que eu procure em outros dias?", [intencao])
+        text = _say(
+            turn,
+            f"Consultei a agenda: {notice}. Quer que eu procure em outros dias?",
+            f"Olhei a agenda e {lower_first(notice)}. Prefere que eu veja outras datas?",
+            f"Pela agenda, {lower_first(notice)}. Posso procurar em outros dias, se quiser.",
+        )
+        return Piece(text, [intencao])
     for_what = f" para {lower_first(service_label)}" if service_label else ""
-    lines = [_slot_line(s) for s in slots[:MAX_SLOTS_SHOWN]]
-    lead_in = "Para remarcar, tenho" if moving is not None else "Tenho"
+    lines, shared = slot_lines(slots)
+    details = f" ({', '.join(shared)})" if shared else ""
+    remarcar = moving is not None
     missing = ""
     if wanted_time(turn.customer_text):
         # Only the first free slots come back: a time past them may be free, so it is not called taken.
@@ -157,7 +221,16 @@ def _slots_piece(turn: Turn, intent: str, service: str, *, moving: dict[str, Any
             if more
             else "O horário que você pediu não está livre. "
         )
-    text = f"{missing}{lead_in} estes horários livres{for_what}:\n" + "\n".join(lines) + "\nQual fica melhor para você?"
+    listed = "\n".join(lines)
+    text = missing + _say(
+        turn,
+        f"{'Para remarcar, tenho' if remarcar else 'Tenho'} estes horários livres{for_what}{details}:\n{listed}\n"
+        "Qual fica melhor para você?",
+        f"Olhei a agenda e{', para remarcar,' if remarcar else ''} encontrei estas vagas{for_what}{details}:\n"
+        f"{listed}\nÉ só me dizer qual opção prefere.",
+        f"{'Para a remarcação, estas' if remarcar else 'Estas'} são as opções disponíveis{for_what}{details}:\n"
+        f"{listed}\nMe diga qual delas combina mais com a sua rotina.",
+    )
     return Piece(text, [intencao])
 
 
@@ -177,12 +250,22 @@ def _reschedule_piece(turn: Turn) -> Piece:
             [_promessa("alguém da equipe vai verificar e responder ao cliente sobre a remarcação")],
         )
     if not data.get("compromissos"):
-        return Piece(
-            "Não encontrei nenhum compromisso ativo e futuro no seu nome. Quer marcar um novo horário?", [intencao]
+        text = _say(
+            turn,
+            "Não encontrei nenhum compromisso ativo e futuro no seu nome. Quer marcar um novo horário?",
+            "Por aqui não aparece nenhum compromisso futuro no seu nome. Gostaria de marcar um horário?",
+            "Não vejo nenhum compromisso à frente no seu nome. Posso procurar um horário novo para você?",
         )
+        return Piece(text, [intencao])
     moving = appointment_to_move(turn)
     assert moving is not None
-    found = f"Encontrei este compromisso no seu nome: {appointment_line(moving)}."
+    line = appointment_line(moving)
+    found = _say(
+        turn,
+        f"Encontrei este compromisso no seu nome: {line}.",
+        f"Na sua agenda consta: {line}.",
+        f"Localizei o seu compromisso: {line}.",
+    )
     slots = _slots_piece(turn, "reschedule", moving.get("servico", ""), moving=moving)
     if slots.promessas:
         return slots
@@ -204,21 +287,38 @@ def _cancel_piece(turn: Turn) -> Piece:
         )
     appointments = data.get("compromissos", [])
     if not appointments:
-        return Piece("Não encontrei nenhum compromisso ativo e futuro no seu nome para cancelar.", [intencao])
+        text = _say(
+            turn,
+            "Não encontrei nenhum compromisso ativo e futuro no seu nome para cancelar.",
+            "Por aqui não aparece nenhum compromisso futuro no seu nome que possa ser cancelado.",
+            "Não vejo nenhum compromisso à frente no seu nome para cancelar.",
+        )
+        return Piece(text, [intencao])
     if len(appointments) > 1:
         listed = "\n".join(f"- {appointment_line(a)}" for a in appointments)
-        return Piece(f"Encontrei estes compromissos no seu nome:\n{listed}\nQual deles você quer cancelar?", [intencao])
-    only = appointments[0]
-    if _CONFIRMS.search(fold(turn.customer_text)):
-        return Piece(
-            f"Certo. Vou pedir o cancelamento de {appointment_line(only)} e te confirmo por aqui assim que "
-            "estiver feito.",
-            [intencao],
-            [_promessa(f"pedir o cancelamento de {lower_first(appointment_line(only))}")],
+        text = _say(
+            turn,
+            f"Encontrei estes compromissos no seu nome:\n{listed}\nQual deles você quer cancelar?",
+            f"Na sua agenda constam:\n{listed}\nMe diga qual deles devo cancelar.",
+            f"Localizei os seus compromissos:\n{listed}\nQual é o que você gostaria de cancelar?",
         )
-    return Piece(
-        f"Encontrei este compromisso no seu nome: {appointment_line(only)}. Confirma que quer cancelar?", [intencao]
+        return Piece(text, [intencao])
+    only = appointment_line(appointments[0])
+    if _CONFIRMS.search(fold(turn.customer_text)):
+        text = _say(
+            turn,
+            f"Certo. Vou pedir o cancelamento de {only} e te confirmo por aqui assim que estiver feito.",
+            f"Combinado, vou pedir o cancelamento de {only}. Te aviso nesta conversa assim que estiver feito.",
+            f"Entendido! Vou pedir o cancelamento de {only}; assim que estiver feito, mando a confirmação aqui.",
+        )
+        return Piece(text, [intencao], [_promessa(f"pedir o cancelamento de {lower_first(only)}")])
+    text = _say(
+        turn,
+        f"Encontrei este compromisso no seu nome: {only}. Confirma que quer cancelar?",
+        f"Na sua agenda consta: {only}. Posso seguir com o pedido de cancelamento?",
+        f"Localizei o seu compromisso: {only}. É esse mesmo que você deseja cancelar?",
     )
+    return Piece(text, [intencao])
 
 
 def _knowledge_text(turn: Turn, question: str) -> str | None:
@@ -233,7 +333,9 @@ def _price_piece(turn: Turn) -> Piece:
     intencao = _intencao(turn, "price")
     prices = authorised_prices(turn)
     if prices:
-        return Piece("Os valores são:\n" + "\n".join(f"- {p}" for p in prices), [intencao])
+        listed = "\n".join(f"- {p}" for p in prices)
+        lead = _say(turn, "Os valores são:", "Estes são os valores que posso te informar:", "Segue a nossa tabela:")
+        return Piece(f"{lead}\n{listed}", [intencao], closable=True)
     subject = price_subject(turn)
     found: list[str] = []
     for title in price_references(turn):
@@ -244,9 +346,15 @@ def _price_piece(turn: Turn) -> Piece:
     if excerpt and subject & words(excerpt):
         found.append(excerpt)
     if found:
-        return Piece("Sobre isso, o que tenho é:\n" + "\n".join(f"- {f}" for f in found), [intencao])
+        lead = _say(turn, "Sobre isso, o que tenho é:", "Encontrei estas informações:", "Veja o que consta aqui:")
+        return Piece(lead + "\n" + "\n".join(f"- {f}" for f in found), [intencao], closable=True)
     return Piece(
-        "Não tenho esse valor aqui comigo. Vou pedir para alguém da equipe te passar.",
+        _say(
+            turn,
+            "Não tenho esse valor aqui comigo. Vou pedir para alguém da equipe te passar.",
+            "Esse valor eu ainda não tenho por aqui. Vou pedir para alguém da equipe te informar.",
+            "Ainda não sei te dizer esse valor. Vou pedir para uma pessoa da equipe te passar.",
+        ),
         [intencao],
         [_promessa("alguém da equipe vai responder ao cliente sobre o valor")],
     )
@@ -258,10 +366,18 @@ def _objection_piece(turn: Turn) -> Piece:
         for f in turn.context.get("negocio", {}).get("valores_autorizados", [])
         if re.search(r"parcel|desconto|condic|pix|cartao", fold(str(f)))
     ]
-    text = "Entendo."
+    text = _say(turn, "Entendo.", "Compreendo.", "Faz sentido.")
     if conditions:
-        text += " Temos estas condições:\n" + "\n".join(f"- {c}" for c in conditions)
-    text += "\nSe quiser, posso pedir para alguém da equipe conversar com você sobre isso."
+        lead = _say(
+            turn, "Temos estas condições:", "As condições disponíveis são estas:", "Veja as condições que temos:"
+        )
+        text += f" {lead}\n" + "\n".join(f"- {c}" for c in conditions)
+    text += _say(
+        turn,
+        "\nSe quiser, posso pedir para alguém da equipe conversar com você sobre isso.",
+        "\nQuer que eu peça para alguém da equipe conversar com você sobre isso?",
+        "\nSe for útil, posso pedir para uma pessoa da equipe falar com você a respeito.",
+    )
     return Piece(text, [_intencao(turn, "price_objection")])
 
 
@@ -270,17 +386,34 @@ def _business_fact_piece(turn: Turn, intent: str) -> Piece:
     intencao = _intencao(turn, intent)
     if intent == "hours":
         if business.get("horario_de_atendimento"):
-            return Piece(f"Nosso horário de atendimento é: {business['horario_de_atendimento']}.", [intencao])
+            hours = str(business["horario_de_atendimento"]).rstrip(".")
+            text = _say(
+                turn,
+                f"Nosso horário de atendimento é: {hours}.",
+                f"Atendemos nos seguintes dias e horários: {hours}.",
+                f"Funcionamos assim: {hours}.",
+            )
+            return Piece(text, [intencao], closable=True)
         excerpt = _knowledge_text(turn, "horário de atendimento")
     else:
         if business.get("enderecos"):
-            return Piece("Estamos em: " + "; ".join(business["enderecos"]) + ".", [intencao])
+            where = "; ".join(str(a) for a in business["enderecos"]).rstrip(".")
+            text = _say(
+                turn, f"Estamos em: {where}.", f"Nosso endereço: {where}.", f"Você encontra a gente em: {where}."
+            )
+            return Piece(text, [intencao], closable=True)
         excerpt = _knowledge_text(turn, "endereço")
     if excerpt:
-        return Piece(excerpt, [intencao])
+        text = _say(turn, excerpt, f"Pelo que tenho aqui: {excerpt}", f"A informação que tenho é esta: {excerpt}")
+        return Piece(text, [intencao], closable=True)
     what = "o horário de atendimento" if intent == "hours" else "o endereço"
     return Piece(
-        f"Não tenho {what} aqui comigo. Vou pedir para alguém da equipe te responder.",
+        _say(
+            turn,
+            f"Não tenho {what} aqui comigo. Vou pedir para alguém da equipe te responder.",
+            f"Ainda não tenho {what} por aqui. Vou pedir para alguém da equipe te passar essa informação.",
+            "Essa informação eu não tenho comigo agora; vou pedir para uma pessoa da equipe te responder.",
+        ),
         [intencao],
         [_promessa(f"alguém da equipe vai responder ao cliente sobre {what}")],
     )
@@ -294,21 +427,35 @@ def _human_piece(turn: Turn) -> Piece:
     if cases:
         subject = cases[0].get("assunto", "")
         about = f" sobre {subject}" if subject else ""
-        return Piece(
+        text = _say(
+            turn,
             f"Seu atendimento{about} já está com a equipe. Vou avisar que você quer falar com uma pessoa; "
             "alguém continua a conversa com você por aqui.",
-            [intencao],
-            [promise],
+            f"A equipe já está cuidando do seu atendimento{about}. Vou avisar que você prefere falar com uma "
+            "pessoa; alguém segue com você nesta conversa.",
+            f"O seu atendimento{about} já está nas mãos da equipe. Vou avisar que você quer falar com uma pessoa, "
+            "e alguém continua com você por aqui.",
         )
-    return Piece(
-        "Claro! Vou pedir para uma pessoa da equipe continuar a conversa com você por aqui.", [intencao], [promise]
+        return Piece(text, [intencao], [promise])
+    text = _say(
+        turn,
+        "Claro! Vou pedir para uma pessoa da equipe continuar a conversa com você por aqui.",
+        "Certo! Vou pedir para alguém da equipe seguir com você nesta conversa.",
+        "Sem problema. Vou pedir para uma pessoa da equipe continuar o seu atendimento por aqui.",
     )
+    return Piece(text, [intencao], [promise])
 
 
 def _opt_out_piece(turn: Turn) -> Piece:
     name = f", {turn.first_name}" if turn.first_name else ""
     return Piece(
-        f"Tudo bem{name}. Não vamos mais enviar mensagens para você. Se precisar de algo, é só escrever.",
+        _say(
+            turn,
+            f"Tudo bem{name}. Não vamos mais enviar mensagens para você. Se precisar de algo, é só escrever.",
+            f"Certo{name}, não vamos mais te enviar mensagens. Quando precisar, é só chamar.",
+            f"Entendido{name}. Você não vai mais receber mensagens nossas; "
+            "se quiser falar com a gente, basta escrever.",
+        ),
         [_intencao(turn, "opt_out")],
         [_promessa("não enviar mais mensagens a este cliente")],
     )
@@ -318,12 +465,38 @@ def _unknown_piece(turn: Turn) -> Piece:
     intencao = _intencao(turn, "unknown")
     facts = matching_facts(turn)
     if facts:
-        return Piece("\n".join(f"{f.rstrip('.')}." for f in facts), [intencao])
+        listed = "\n".join(f"{f.rstrip('.')}." for f in facts)
+        text = _say(
+            turn, listed, f"O que posso te dizer sobre isso:\n{listed}", f"Tenho esta informação aqui:\n{listed}"
+        )
+        return Piece(text, [intencao], closable=True)
     excerpt = _knowledge_text(turn, turn.customer_text[:200])
     if excerpt:
-        return Piece(f"Sobre isso, o que tenho é: {excerpt}", [intencao])
+        text = _say(
+            turn,
+            f"Sobre isso, o que tenho é: {excerpt}",
+            f"Encontrei esta informação: {excerpt}",
+            f"Pelo que consta aqui: {excerpt}",
+        )
+        return Piece(text, [intencao], closable=True)
+    text = _say(
+        turn,
+        "Não tenho essa informação aqui comigo. Quer que eu peça para alguém da equipe te responder?",
+        "Sobre isso, ainda não sei te dizer. Gostaria que uma pessoa da equipe respondesse?",
+        "Isso eu não sei te dizer daqui. Prefere que alguém da equipe te responda?",
+    )
+    return Piece(text, [intencao])
+
+
+def _unclear_piece(turn: Turn) -> Piece:
+    """Letters that make no words ("asdkjh qwe zzzz"): ask for it in other words, claim nothing."""
     return Piece(
-        "Não tenho essa informação aqui comigo. Quer que eu peça para alguém da equipe te responder?", [intencao]
+        _say(
+            turn,
+            "Desculpe, não consegui entender a sua mensagem. Pode escrever de outro jeito?",
+            "Não entendi bem o que você quis dizer. Pode me explicar com outras palavras?",
+            "Perdão, não ficou claro para mim. Consegue reformular a sua mensagem?",
+        )
     )
 
 
@@ -332,9 +505,22 @@ def _proactive_piece(turn: Turn) -> Piece:
     name = f", {turn.first_name}" if turn.first_name else ""
     if data and data.get("agenda_consultada") and data.get("compromissos"):
         listed = "\n".join(f"- {appointment_line(a)}" for a in data["compromissos"])
-        return Piece(f"Olá{name}! Passando para lembrar o que está na sua agenda conosco:\n{listed}")
+        lead = _say(
+            turn,
+            f"Olá{name}! Passando para lembrar o que está na sua agenda conosco:",
+            f"Oi{name}! Um lembrete do que está na sua agenda com a gente:",
+            f"Olá{name}, tudo bem? Segue o que consta na sua agenda conosco:",
+        )
+        return Piece(f"{lead}\n{listed}")
     where = f" {em(turn.business_name)}" if turn.business_name else ""
-    return Piece(f"Olá{name}! Estou retomando o seu atendimento{where}. Posso ajudar em algo?")
+    return Piece(
+        _say(
+            turn,
+            f"Olá{name}! Estou retomando o seu atendimento{where}. Posso ajudar em algo?",
+            f"Oi{name}! Retomando o seu atendimento{where}: em que posso ajudar?",
+            f"Olá{name}, tudo bem? Voltando ao seu atendimento{where}. Precisa de alguma coisa?",
+        )
+    )
 
 
 _HOW_ARE_YOU = re.compile(r"\b(tudo bem|tudo bom|tudo certo|como vai|como voce esta)\b")
@@ -343,19 +529,34 @@ _HOW_ARE_YOU = re.compile(r"\b(tudo bem|tudo bom|tudo certo|como vai|como voce e
 def _greeting(turn: Turn, alone: bool) -> str:
     name = f", {turn.first_name}" if turn.first_name else ""
     if not alone:
-        return f"Olá{name}!"
+        return _say(turn, f"Olá{name}!", f"Oi{name}!", f"Oi{name}, que bom falar com você!")
     if any(m.author == "agent" for m in turn.history):
         # Already introduced: the same introduction again reads like a bot on a loop (and Segurança's
         # repetition gate would send it back).
         if _HOW_ARE_YOU.search(fold(turn.customer_text)):
-            return f"Tudo ótimo por aqui{name}! Em que posso ajudar?"
-        return f"Oi{name}! Em que posso ajudar?"
+            return _say(
+                turn,
+                f"Tudo ótimo por aqui{name}! Em que posso ajudar?",
+                f"Tudo certo, obrigada por perguntar{name}! Me conta o que você precisa.",
+                f"Por aqui está tudo bem{name}, e com você? Diga como posso te ajudar hoje.",
+            )
+        return _say(
+            turn,
+            f"Oi{name}! Em que posso ajudar?",
+            f"Olá{name}! Me conta o que você precisa.",
+            f"Oi{name}, tudo bem? Estou por aqui para o que você precisar.",
+        )
     where = f" {de(turn.business_name)}" if turn.business_name else ""
-    return f"Olá{name}! Aqui é a assistente virtual{where}. Como posso ajudar?"
+    return _say(
+        turn,
+        f"Olá{name}! Aqui é a assistente virtual{where}. Como posso ajudar?",
+        f"Oi{name}! Você está falando com a assistente virtual{where}. Me conta o que você precisa.",
+        f"Que bom ter você por aqui{name}! Sou a assistente virtual{where}. Qual é a sua dúvida?",
+    )
 
 
 def compose(turn: Turn, intents: list[str]) -> Piece:
-    if turn.guidance:
+    if turn.guidance and not turn.wording:
         # A vetoed reply is not rewritten by rules: the safe answer is a person checking it.
         pieces = [
             Piece(
@@ -387,11 +588,32 @@ def compose(turn: Turn, intents: list[str]) -> Piece:
             pieces.append(_opt_out_piece(turn))
         elif intent == "unknown":
             pieces.append(_unknown_piece(turn))
+        elif intent == "unclear":
+            pieces.append(_unclear_piece(turn))
+    if turn.wording == 2:
+        pieces.reverse()  # the same answers, the other way round
+    if turn.wording and pieces and pieces[-1].closable:
+        pieces.append(
+            Piece(
+                _say(
+                    turn, "", "Posso ajudar com mais alguma coisa?", "Se surgir outra dúvida, é só me chamar por aqui."
+                )
+            )
+        )
     if "greeting" in intents:
         pieces.insert(0, Piece(_greeting(turn, alone=len(pieces) == 0)))
     if not pieces:
         # Too little to go on ("hmm", "e aí"): never an empty reply; ask, and declare nothing.
-        pieces.append(Piece("Pode me contar um pouco mais do que você precisa?"))
+        pieces.append(
+            Piece(
+                _say(
+                    turn,
+                    "Pode me contar um pouco mais do que você precisa?",
+                    "Me explica um pouco melhor o que você procura?",
+                    "Pode detalhar um pouco mais o seu pedido?",
+                )
+            )
+        )
     return _join(pieces)
 
 

@@ -40,6 +40,8 @@ class Turn:
     calls: list[ToolCall] = field(default_factory=list)
     results: dict[str, ToolResult] = field(default_factory=dict)
     rounds: int = 0
+    # How many times Segurança sent the message back (0 for the first draft, then 1 or 2).
+    revision: int = 0
 
     @classmethod
     def read(cls, request: ModelRequest) -> Turn:
@@ -64,7 +66,14 @@ class Turn:
                     turn.results[result.call_id] = result
             elif message.text.startswith(fmt.REVISION):
                 turn.guidance = message.text
+                turn.revision += 1
         return turn
+
+    @property
+    def wording(self) -> int:
+        """Which wording to write: 0 for the draft; the revision's number when the only thing Segurança
+        asked is to say it another way (the message repeats one the business's number sent recently)."""
+        return self.revision if self.guidance and asks_other_words(self.guidance) else 0
 
     def result(self, name: str, arguments: dict[str, Any] | None = None) -> ToolResult | None:
         for call in reversed(self.calls):
@@ -83,6 +92,18 @@ class Turn:
     @property
     def business_name(self) -> str:
         return str(self.context.get("negocio", {}).get("nome", ""))
+
+
+# Segurança's guidance when a message is nearly the same as one the number just sent.
+_OTHER_WORDS = re.compile(r"praticamente igual|repetid|de outro jeito|com outras palavras")
+
+
+def asks_other_words(revision_message: str) -> bool:
+    """Whether every point of a revision request asks only for different words (nothing to fix)."""
+    # The points come first, up to a blank line; the vetoed message quoted after it may hold "- " lines too.
+    head = revision_message.split("\n\n", 1)[0]
+    points = [line[2:] for line in head.splitlines() if line.startswith("- ")]
+    return bool(points) and all(_OTHER_WORDS.search(fold(point)) for point in points)
 
 
 def data_of(result: ToolResult | None) -> dict[str, Any] | None:

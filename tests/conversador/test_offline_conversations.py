@@ -372,3 +372,14 @@ async def test_a_time_past_the_first_slots_shown_is_not_called_taken() -> None:
     assert "não está livre" not in turn.message
     assert "Não consigo confirmar daqui o horário que você pediu" in turn.message
     assert "09:00" in turn.message and not turn.declaracao.promessas
+
+
+async def test_gibberish_is_asked_again_in_other_words_not_looked_up() -> None:
+    turn = await talk("asdkjh qwe zzzz")
+    assert "não consegui entender" in turn.message and "de outro jeito" in turn.message
+    assert "Não tenho essa informação" not in turn.message
+    assert turn.reads == []  # nothing to look up
+    assert turn.declaracao.nada_a_declarar
+    # A real question in few words is still looked up, and a word of chat shorthand is not gibberish.
+    assert (await talk("Vocês fazem implante?")).reads == ["SearchKnowledge"]
+    assert "não consegui entender" not in (await talk("vc tem horário amanhã?")).message

@@ -84,3 +84,29 @@ async def test_it_bills_nothing_and_names_itself() -> None:
     )
     assert response.provider == "offline" and response.model == "balcao-offline-1"
     assert response.usage.input_tokens == response.usage.output_tokens == 0
+
+
+def test_a_slot_list_says_the_zone_once_and_groups_a_time_free_with_several_professionals() -> None:
+    from balcao.models.offline_replies import slot_lines
+
+    def slot(hhmm: str, who: str, zone: str = "horário de Brasília", lasting: str = "30 minutos") -> dict[str, str]:
+        label = f"quarta-feira, 6 de novembro de 2024, {hhmm} ({zone})"
+        return {"quando": label, "profissional": who, "duracao": lasting}
+
+    lines, shared = slot_lines(
+        [slot("08:30", "Dra. Ana"), slot("08:30", "Dr. Bruno"), slot("09:00", "Dra. Ana"), slot("09:00", "Dr. Bruno")]
+    )
+    assert lines == [
+        "- quarta-feira, 6 de novembro de 2024, 08:30 — Dra. Ana ou Dr. Bruno",
+        "- quarta-feira, 6 de novembro de 2024, 09:00 — Dra. Ana ou Dr. Bruno",
+    ]
+    assert shared == ["30 minutos", "horário de Brasília"]
+    # What differs from line to line stays on its line: nothing is dropped.
+    lines, shared = slot_lines(
+        [slot("08:30", "Dra. Ana"), slot("10:00", "Dr. Bruno", zone="horário de Manaus", lasting="1 hora")]
+    )
+    assert lines == [
+        "- quarta-feira, 6 de novembro de 2024, 08:30 (horário de Brasília) — Dra. Ana (30 minutos)",
+        "- quarta-feira, 6 de novembro de 2024, 10:00 (horário de Manaus) — Dr. Bruno (1 hora)",
+    ]
+    assert shared == []

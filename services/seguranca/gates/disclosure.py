@@ -3,7 +3,8 @@
 By default the sentence is injected into the body (after an opening greeting when there is one);
 an organisation that prefers to have the Conversador write it switches the mode to veto. A body
 that already says so passes untouched. Only the first message to a contact is judged, and an
-empty body is left for `format` to refuse.
+empty body is left for `format` to refuse. The opt-out confirmation is not judged: someone who
+asked to stop gets that confirmation alone, not an introduction to an assistant they just left.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 
 from balcao.kit.ptbr import de
 from services.seguranca.context import Context
-from services.seguranca.facts import DisclosureMode
+from services.seguranca.facts import DisclosureMode, OutboundKind
 from services.seguranca.text import fold
 from services.seguranca.verdict import PASSED, GateResult, Status, not_applicable, vetoed
 
@@ -33,6 +34,7 @@ GUIDANCE = (
 )
 
 _NOT_FIRST_MESSAGE = not_applicable(f"{NAME}:not_first_message")
+_OPT_OUT_CONFIRMATION = not_applicable(f"{NAME}:opt_out_confirmation")
 
 
 def disclosure_sentence(ctx: Context) -> str:
@@ -59,6 +61,8 @@ def inject(body: str, sentence: str) -> str:
 def check(ctx: Context) -> GateResult:
     if not ctx.outbound.contact.first_contact:
         return _NOT_FIRST_MESSAGE
+    if ctx.outbound.kind is OutboundKind.OPT_OUT_CONFIRMATION:
+        return _OPT_OUT_CONFIRMATION
     if not ctx.body.strip():
         return not_applicable(f"{NAME}:empty_body")
     if says_it(ctx.text.folded):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.seguranca.facts import DisclosureMode, OrganizationConfig
+from services.seguranca.facts import DisclosureMode, OrganizationConfig, OutboundKind
 from services.seguranca.gates import disclosure
 from services.seguranca.verdict import Status
 from tests.seguranca.helpers import gate, review, with_contact
@@ -49,3 +49,14 @@ async def test_the_approved_body_carries_the_injection_and_says_it_was_rewritten
     assert verdict.approved and verdict.body_rewritten
     assert "assistente virtual" in verdict.body
     assert verdict.line("disclosure").rewrote_body
+
+
+async def test_an_opt_out_confirmation_to_a_first_contact_carries_no_introduction() -> None:
+    confirmation = "Pronto, você não vai mais receber mensagens nossas."
+    verdict = await review(confirmation, config=CLINIC, contact=FIRST, kind=OutboundKind.OPT_OUT_CONFIRMATION)
+    assert verdict.approved and verdict.body == confirmation and not verdict.body_rewritten
+    assert "assistente virtual" not in verdict.body
+    assert verdict.line("disclosure").status is Status.NOT_APPLICABLE
+    # Any other first message still gets it, catalog texts included.
+    fixed = await review("Estamos na Rua das Flores, 123.", config=CLINIC, contact=FIRST, kind=OutboundKind.FIXED_REPLY)
+    assert "assistente virtual da Clínica Sorriso" in fixed.body
