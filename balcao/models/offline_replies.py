@@ -500,11 +500,42 @@ def _unclear_piece(turn: Turn) -> Piece:
     )
 
 
+# How crm words the news of a resolved promise (the proactive turn's reason): "Promessa cumprida:
+# <o que> — <resolução>" or "Promessa não cumprida: <o que> — <por quê>".
+_KEPT, _NOT_KEPT = "Promessa cumprida:", "Promessa não cumprida:"
+
+
 def _proactive_piece(turn: Turn) -> Piece:
     _, data = _appointments_data(turn)
     name = f", {turn.first_name}" if turn.first_name else ""
+    reason = turn.proactive.strip()
+    if reason.startswith(_NOT_KEPT):
+        # What was agreed could not be done: say so, with the consequence (the free times the agenda
+        # offered), and ask; never a reminder that reads like good news.
+        what, _, why = reason.removeprefix(_NOT_KEPT).partition(" — ")
+        what, why = what.strip().rstrip("."), why.strip()
+        lead = _say(
+            turn,
+            f"Olá{name}! Sobre o que combinamos ({what}): não foi possível.",
+            f"Oi{name}! Voltando ao seu pedido ({what}): infelizmente não deu certo.",
+            f"Olá{name}, tudo bem? Sobre {what}: não conseguimos concluir.",
+        )
+        ask = (
+            "Quer que eu veja um desses horários para você?"
+            if "Horários livres" in why
+            else "Posso ajudar de outro jeito?"
+        )
+        return Piece(" ".join(p for p in (lead, why, ask) if p))
     if data and data.get("agenda_consultada") and data.get("compromissos"):
         listed = "\n".join(f"- {appointment_line(a)}" for a in data["compromissos"])
+        if reason.startswith(_KEPT):
+            lead = _say(
+                turn,
+                f"Pronto{name}! O seu pedido foi atendido. Veja como ficou a sua agenda conosco:",
+                f"Oi{name}! Tudo certo com o seu pedido. Esta é a sua agenda com a gente agora:",
+                f"Olá{name}, tudo bem? Seu pedido foi atendido; segue a sua agenda conosco:",
+            )
+            return Piece(f"{lead}\n{listed}")
         lead = _say(
             turn,
             f"Olá{name}! Passando para lembrar o que está na sua agenda conosco:",

@@ -383,3 +383,33 @@ async def test_gibberish_is_asked_again_in_other_words_not_looked_up() -> None:
     # A real question in few words is still looked up, and a word of chat shorthand is not gibberish.
     assert (await talk("Vocês fazem implante?")).reads == ["SearchKnowledge"]
     assert "não consegui entender" not in (await talk("vc tem horário amanhã?")).message
+
+
+async def _proactive(reason: str, projection: FakeProjection) -> str:
+    context = turn_context(booked=tuple(projection.booked), known=projection.agenda_known)
+    service = Conversador(OfflineProvider(), lambda scope: projection_executor(projection))
+    request = cv.DraftRequest(
+        organization_id=ORG, contact_id=CONTACT, unit_id=UNIT, context=context,
+        proactive=cv.ProactiveReason(kind=cv.PROACTIVE_KIND_OBLIGATION_FAILED, reason=reason),
+    )
+    response = await service._draft(request)
+    assert response.WhichOneof("result") == "reply", response.failure
+    return response.reply.message
+
+
+async def test_a_promise_that_could_not_be_kept_is_told_as_such_with_the_times_to_choose() -> None:
+    free = "quinta-feira, 12 de junho de 2025, 10:30, sexta-feira, 13 de junho de 2025, 09:00"
+    message = await _proactive(
+        f"Promessa não cumprida: pedir a remarcação para quinta às 10h — O horário escolhido já está ocupado."
+        f" Horários livres: {free}.",
+        FakeProjection(),
+    )
+    assert "não foi possível" in message and "pedir a remarcação para quinta às 10h" in message
+    assert f"Horários livres: {free}" in message and message.endswith("Quer que eu veja um desses horários para você?")
+    assert "lembrar" not in message  # not a reminder that reads like good news
+
+
+async def test_a_kept_promise_is_told_with_the_agenda_as_it_is_now() -> None:
+    message = await _proactive("Promessa cumprida: pedir a marcação da limpeza — compromisso marcado", FakeProjection())
+    assert message.startswith("Pronto, Maria! O seu pedido foi atendido.")
+    assert BOOKED.local_label in message  # the booking itself, from the agenda the turn read
