@@ -4,12 +4,18 @@ Each line is an inbound message on the test channel (`Gateway.SubmitInbound`, ca
 "admin"); the reply is what the turn sent, read with `Gateway.GetTurn` (waiting for the turn).
 `--explain` shows the declaração, Segurança's vetoes and the trace id; `--say "texto" --json`
 sends one message and prints one JSON object so scripts can drive the agent.
+
+In the conversation (not with `--say`), what the business sends on its own while the person is
+typing — the confirmation after the Operador booked what was asked, a follow-up — is shown as it
+arrives (`Gateway.ListExecutions` of the contact every two seconds, read with `GetTurn`), as it
+would pop up on the customer's phone.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 import unicodedata
 import uuid
@@ -97,8 +103,46 @@ class Chat:
         self._metadata = metadata
         self.organization_id = organization_id
         self.phone = phone
+        self.contact_id = ""
+        # Turns already shown (the person's own exchanges, and what came on its own); a turn of the
+        # contact from before this chat started is not news.
+        self._shown: set[str] = set()
+        self._started = time.time()
+        self._lock = threading.Lock()
 
     def say(self, text: str, *, wait_seconds: float = 120.0) -> Exchange:
+        with self._lock:  # the news reader must not take this exchange's own turn for news
+            exchange = self._say(text, wait_seconds=wait_seconds)
+            self.contact_id = self.contact_id or exchange.contact_id
+            if exchange.turn.turn_id:
+                self._shown.add(exchange.turn.turn_id)
+            return exchange
+
+    def news(self) -> list[str]:
+        """What the business sent this contact on its own since the last look (oldest first)."""
+        with self._lock:
+            if not self.contact_id:
+                return []
+            page = self._gateway.ListExecutions(
+                gw.ListExecutionsRequest(organization_id=self.organization_id, contact_id=self.contact_id,
+                                         page_size=20),
+                metadata=self._metadata, timeout=10,
+            )
+            texts: list[str] = []
+            for summary in reversed(page.executions):
+                if summary.turn_id in self._shown or summary.status not in (gw.TURN_STATUS_DONE, gw.TURN_STATUS_FAILED):
+                    continue
+                self._shown.add(summary.turn_id)
+                if summary.started_at.seconds + summary.started_at.nanos / 1e9 < self._started - 1:
+                    continue
+                turn = self._gateway.GetTurn(
+                    gw.GetTurnRequest(organization_id=self.organization_id, turn_id=summary.turn_id),
+                    metadata=self._metadata, timeout=10,
+                ).turn
+                texts.extend(p.text for p in turn.reply_parts)
+            return texts
+
+    def _say(self, text: str, *, wait_seconds: float) -> Exchange:
         sent_at = timestamp_pb2.Timestamp()
         sent_at.GetCurrentTime()
         try:
@@ -192,13 +236,32 @@ def run(
             out.write("\n")
             return 0
         out.write("Conversa com o agente (Ctrl-D para sair).\n")
-        while True:
-            try:
-                text = read_line("você> ")
-            except EOFError:
-                out.write("\n")
-                return 0
-            if not text.strip():
-                continue
-            out.write(render(chat.say(text), explain=explain) + "\n")
+        stop = threading.Event()
+        reader = threading.Thread(target=_show_news, args=(chat, out, stop), daemon=True)
+        reader.start()
+        try:
+            while True:
+                try:
+                    text = read_line("você> ")
+                except EOFError:
+                    out.write("\n")
+                    return 0
+                if not text.strip():
+                    continue
+                out.write(render(chat.say(text), explain=explain) + "\n")
+                out.flush()
+        finally:
+            stop.set()
+            reader.join(timeout=5)
+
+
+def _show_news(chat: Chat, out: TextIO, stop: threading.Event, every: float = 2.0) -> None:
+    """Print what the business sends on its own, as it arrives, until told to stop."""
+    while not stop.wait(every):
+        try:
+            texts = chat.news()
+        except grpc.RpcError:
+            continue  # the gateway restarting: the next look catches up
+        for text in texts:
+            out.write(f"\nagente> {text}\nvocê> ")
             out.flush()

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 import os
 import subprocess
 import sys
+import time
 
+import grpc
+from google.protobuf import struct_pb2
+
+from balcao import chat
+from balcao.crm.v1 import crm_read_pb2 as cr
+from balcao.crm.v1 import crm_read_pb2_grpc, event_queue_pb2_grpc
+from balcao.crm.v1 import event_queue_pb2 as eq
 from tests.gateway import support
 from tests.support.mesh import RunningMesh
 
@@ -111,3 +121,43 @@ def test_seed_demo_wires_the_clinic_to_an_evolution_server_in_one_line(mesh: Run
 def test_seed_demo_evolution_flags_go_together(mesh: RunningMesh) -> None:
     result = _balcao(mesh, "seed-demo", "--evolution-url", "http://127.0.0.1:9")
     assert result.returncode == 2 and "go together" in result.stderr
+
+
+def test_in_the_conversation_what_the_business_sends_on_its_own_shows_up_as_it_arrives(mesh: RunningMesh) -> None:
+    org = asyncio.run(support.create_org(mesh))
+    phone = support.new_phone()
+    out = io.StringIO()
+    said: list[str] = []
+
+    def read_line(prompt: str) -> str:
+        if not said:
+            said.append("oi")
+            return "oi"
+        # The person waits; meanwhile the business writes on its own (an Operador's news, as crm
+        # enqueues it after a booking), and the conversation shows it without being asked.
+        with grpc.insecure_channel(mesh.addr("crm")) as channel:
+            contacts = crm_read_pb2_grpc.CrmReadServiceStub(channel).ListContacts(
+                cr.ListContactsRequest(organization_id=org.organization_id, query=phone.removeprefix("+")),
+                metadata=support.metadata(mesh, "gateway"),
+            ).contacts
+            payload = struct_pb2.Struct()
+            payload.update({"contact_id": contacts[0].contact_id, "reason": "a consulta foi confirmada"})
+            event_queue_pb2_grpc.EventQueueServiceStub(channel).Publish(
+                eq.PublishRequest(organization_id=org.organization_id, kind="proactive_turn_requested",
+                                  contact_id=contacts[0].contact_id, payload=payload),
+                metadata=support.metadata(mesh, "operador"),
+            )
+        deadline = time.monotonic() + 60
+        while out.getvalue().count("agente> ") < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        raise EOFError
+
+    code = chat.run(gateway_address=mesh.addr("gateway"), crm_address=mesh.addr("crm"), token=mesh.token("admin"),
+                    organization=org.organization_id, phone=phone, say=None, as_json=False, explain=False,
+                    read_line=read_line, out=out)
+
+    assert code == 0
+    shown = out.getvalue()
+    replies = shown.split("agente> ")[1:]
+    assert len(replies) == 2, shown  # the answer to "oi", then one message not asked for
+    assert replies[1].split("\n")[0].strip()  # with its text
