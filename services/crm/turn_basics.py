@@ -37,6 +37,7 @@ from services.crm import (
     contacts,
     followups,
     ids,
+    leads,
     obligations,
     organization_settings,
     organizations,
@@ -46,7 +47,6 @@ from services.crm import (
 from services.crm import messages as m
 from services.crm.errors import Aborted, CrmError, InvalidArgument, NotFound
 from services.crm.idempotency import MAX_KEY_LENGTH, is_refusal
-from services.crm.leads import AUTOMATIC
 from services.crm.repository import Store, use_tenant
 from services.crm.repository import turn_basics as repo
 
@@ -301,8 +301,10 @@ async def _apply(conn: AsyncConnection, org: UUID, batch: list[_Turn], policy: q
     if live:
         cached = _STAGES.get(org)
         outcome_turns = [w.request.turn_id for t in live for w in t.writes if w.kind == "record_operador_outcome"]
+        source_turns = sorted({w.request.source_turn_id for t in live for w in t.writes
+                               if w.kind == "update_lead_state" and w.request.source_turn_id})
         found = await repo.lookups(conn, org, contacts=contacts, turns=outcome_turns,
-                                   settings_version=cached[0] if cached else None)
+                                   settings_version=cached[0] if cached else None, source_turns=source_turns)
         stages: dict[str, r.StageDefinition] = {}
         if any(w.kind == "update_lead_state" for t in live for w in t.writes):
             if found.settings_version is None:
@@ -333,7 +335,11 @@ async def _apply(conn: AsyncConnection, org: UUID, batch: list[_Turn], policy: q
                 turn.responses.clear()
                 turn.skip(_why(error))
         live = [t for t in live if t.live]
-        _rows(live, stages, found.stages, rows)
+        # A stage change an older turn asks for after a newer turn set the stage is not made, and its stored
+        # response carries the state as it stays: the whole stored rows, read only when that can happen.
+        older = sorted({w.contact for t in live for w in t.writes if w.kind == "update_lead_state"
+                        and _older(_seq(w, found), found.markers.get(w.contact))})
+        _rows(live, stages, found, await repo.states(conn, org, older) if older else {}, rows)
     leased = [t for t in batch if t.lease and t.status != wr.TURN_BASICS_STATUS_NOT_APPLIED]
     rows.events = [[t.event_id, t.lease] for t in leased]
     if not live and not leased:
@@ -353,9 +359,26 @@ async def _apply(conn: AsyncConnection, org: UUID, batch: list[_Turn], policy: q
             turn.completion = eq.LEASE_OUTCOME_LEASE_LOST
 
 
-def _rows(live: list[_Turn], stages: dict[str, r.StageDefinition], current: dict[str, str], rows: repo.Rows) -> None:
+def _seq(write: _Write, found: repo.Lookups) -> int | None:
+    """The checkpoint `seq` of the turn a stage change names, when that turn closed for this contact."""
+    checkpoint = found.turn_seqs.get(write.request.source_turn_id)
+    return checkpoint[1] if checkpoint is not None and checkpoint[0] == write.contact else None
+
+
+def _older(seq: int | None, marker: tuple[int | None, str] | None) -> bool:
+    """Whether a stage change of the turn `seq` may meet a stored marker at least as new (a superset)."""
+    return seq is not None and marker is not None and marker[0] is not None and seq <= marker[0]
+
+
+def _rows(live: list[_Turn], stages: dict[str, r.StageDefinition], found: repo.Lookups, stored: dict[str, Any],
+          rows: repo.Rows) -> None:
     """Every live turn's rows and the responses stored with its keys, in request order."""
     put_states: dict[str, list[Any]] = {}
+    current = found.stages
+    # Per contact, what set its stage last: (source_seq, source_turn_id) as stored, then as this batch sets it,
+    # and the state a stage change that is not made answers with.
+    markers = dict(found.markers)
+    states: dict[str, r.LeadState] = {}
     activities, outcomes, share = rows.activities, rows.outcomes, rows.share
     for turn in live:
         for write in turn.writes:
@@ -388,15 +411,25 @@ def _rows(live: list[_Turn], stages: dict[str, r.StageDefinition], current: dict
                 contact = write.contact
                 stage = stages[request.stage_key.strip()]
                 actor = request.actor
+                source_turn = request.source_turn_id
+                seq = _seq(write, found)
+                marker = markers.get(contact)
+                if seq is not None and marker is not None and leads.superseded(marker[0], marker[1], seq,
+                                                                               source_turn):
+                    _kept(turn, write, stage, rows, stored, states)
+                    continue
                 reason = request.reason.strip()
                 previous = current.get(contact)
                 current[contact] = stage.key
-                put_states[contact] = [contact, stage.key, stage.label, reason, request.source_turn_id,
+                # A write not tied to a closed turn of the contact stores its last seq, as the single RPC does.
+                markers[contact] = (seq if seq is not None else found.last_seqs.get(contact), source_turn)
+                put_states[contact] = [contact, stage.key, stage.label, reason, source_turn,
                                        share(("actor", actor.kind, actor.name), lambda a=actor: _actor(a)[0]),
-                                       write.tick]
-                turn.respond(write, wr.UpdateLeadStateResponse(lead_state=r.LeadState(
+                                       write.tick, markers[contact][0]]
+                state = states[contact] = r.LeadState(
                     contact_id=contact, stage_key=stage.key, stage_label=stage.label, reason=reason,
-                    source_turn_id=request.source_turn_id, updated_by=_actor(actor)[1], updated_at=m.ts(at))))
+                    source_turn_id=source_turn, updated_by=_actor(actor)[1], updated_at=m.ts(at))
+                turn.respond(write, wr.UpdateLeadStateResponse(lead_state=state))
                 if previous != stage.key:
                     label = stage.label or stage.key
                     summary = f"Etapa alterada para “{label}”" + (f": {reason}" if reason else "")
@@ -407,6 +440,22 @@ def _rows(live: list[_Turn], stages: dict[str, r.StageDefinition], current: dict
         for rpc, key, response in turn.responses:
             repo.add_key(rows, rpc, key, response)
     rows.states = list(put_states.values())
+
+
+def _kept(turn: _Turn, write: _Write, wanted: r.StageDefinition, rows: repo.Rows, stored: dict[str, Any],
+          states: dict[str, r.LeadState]) -> None:
+    """A stage change a newer turn (or a person after this turn) made moot: no state written, a timeline line
+    that says why, and the state as it stays for the stored response, as UpdateLeadState answers it."""
+    contact, request = write.contact, write.request
+    state = states.get(contact)
+    if state is None:
+        state = states[contact] = m.lead_state(stored[contact])
+    details = leads.kept_details(state.stage_key, state.source_turn_id, wanted.key)
+    rows.activities.append([
+        _new_id(), contact, _OTHER, _shared_actor(rows, request.actor),
+        leads.kept_summary(state.stage_key, state.stage_label, state.source_turn_id, wanted),
+        request.source_turn_id, "", rows.share(("kept", *details.values()), details), write.tick, None])
+    turn.respond(write, wr.UpdateLeadStateResponse(lead_state=state))
 
 
 def activity_response(activity: r.LeadActivity, actor: r.Actor, details: bytes) -> bytes:
@@ -443,6 +492,7 @@ def _shared_actor(rows: repo.Rows, actor: r.Actor) -> int:
 
 _EMPTY_OUTCOME_RESPONSE = wr.RecordOperadorOutcomeResponse()
 _STAGE_CHANGED = m.ACTIVITY_KIND.word(r.ACTIVITY_KIND_STAGE_CHANGED)
+_OTHER = m.ACTIVITY_KIND.word(r.ACTIVITY_KIND_OTHER)
 
 
 def _check(turn: _Turn, people: dict[str, tuple[bool, bool, datetime | None]], stages: dict[str, r.StageDefinition],
@@ -458,7 +508,7 @@ def _check(turn: _Turn, people: dict[str, tuple[bool, bool, datetime | None]], s
                 anonymized, in_control, until = person
                 if anonymized:
                     raise _NotApplied("UpdateLeadState would be refused: contact anonymized")
-                if request.actor.kind in AUTOMATIC and in_control and (until is None or until > now):
+                if request.actor.kind in leads.AUTOMATIC and in_control and (until is None or until > now):
                     raise _NotApplied("UpdateLeadState would be refused: a person is in control")
                 if request.stage_key.strip() not in stages:
                     raise _NotApplied(f"UpdateLeadState would be refused: unknown stage {request.stage_key!r}")

@@ -15,14 +15,21 @@ from services.crm.repository._sql import Row, js, many, one, q, run, scalar
 
 # Also one part of GetLeadSnapshot's statement (repository/snapshot.py).
 GET_STATE = _GET_STATE = q("SELECT * FROM crm.lead_state WHERE organization_id = :org AND contact_id = :contact")
+# `source_seq`: the turn's checkpoint seq; for a write not tied to a turn (a person), the contact's last
+# seq handed out, so only turns closed after it may move the stage again (leads.superseded).
 _PUT_STATE = q(
     """
     INSERT INTO crm.lead_state
-        (organization_id, contact_id, stage_key, stage_label, reason, source_turn_id, updated_by, updated_at)
-    VALUES (:org, :contact, :stage_key, :stage_label, :reason, :source_turn_id, CAST(:updated_by AS jsonb), :now)
+        (organization_id, contact_id, stage_key, stage_label, reason, source_turn_id, updated_by, updated_at,
+         source_seq)
+    VALUES (:org, :contact, :stage_key, :stage_label, :reason, :source_turn_id, CAST(:updated_by AS jsonb), :now,
+            coalesce(CAST(:source_seq AS bigint),
+                     (SELECT last_seq FROM crm.lead_checkpoint_counters
+                      WHERE organization_id = :org AND contact_id = :contact)))
     ON CONFLICT (organization_id, contact_id) DO UPDATE SET
         stage_key = excluded.stage_key, stage_label = excluded.stage_label, reason = excluded.reason,
-        source_turn_id = excluded.source_turn_id, updated_by = excluded.updated_by, updated_at = excluded.updated_at
+        source_turn_id = excluded.source_turn_id, updated_by = excluded.updated_by, updated_at = excluded.updated_at,
+        source_seq = excluded.source_seq
     RETURNING *
     """
 )
@@ -33,10 +40,11 @@ async def get_state(conn: AsyncConnection, org: UUID, contact: UUID) -> Row | No
 
 
 async def put_state(conn: AsyncConnection, org: UUID, contact: UUID, *, updated_by: dict[str, Any], now: datetime,
-                    stage_key: str, stage_label: str, reason: str, source_turn_id: str) -> Row:
+                    stage_key: str, stage_label: str, reason: str, source_turn_id: str,
+                    source_seq: int | None) -> Row:
     row = await one(
         conn, _PUT_STATE, org=org, contact=contact, updated_by=js(updated_by), now=now, stage_key=stage_key,
-        stage_label=stage_label, reason=reason, source_turn_id=source_turn_id,
+        stage_label=stage_label, reason=reason, source_turn_id=source_turn_id, source_seq=source_seq,
     )
     assert row is not None
     return row

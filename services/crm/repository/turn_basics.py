@@ -48,18 +48,29 @@ FROM (SELECT array_agg(k.rpc) AS rpcs, array_agg(k.key) AS keys
              array_agg(human_in_control) AS in_control, array_agg(human_control_until) AS untils FROM people) AS p
 """
 # Then, in a statement of its own (its snapshot is taken once the locks are held, so it sees what a
-# batch that held them before committed): the contacts' current stages, the turns that have an
-# execution record, and the organisation's settings, only when their version differs from $4.
+# batch that held them before committed): the contacts' current stages with the marker of what set
+# them (`source_seq`, `source_turn_id`) and their last `seq` handed out, the checkpoints (contact,
+# `seq`) of the turns the stage changes name ($5), the turns that have an execution record, and the
+# organisation's settings, only when their version differs from $4.
 _LOOKUPS = f"""
-SELECT s.ids, s.stages, e.turns,
+SELECT s.ids, s.stages, s.seqs, s.marker_turns, e.turns, c.ids AS counter_ids, c.last_seqs,
+       k.turns AS source_turns, k.contacts AS source_contacts, k.seqs AS source_seqs,
        (SELECT settings_version FROM crm.organizations WHERE organization_id = $1) AS settings_version,
        (SELECT settings FROM crm.organizations WHERE organization_id = $1 AND settings_version IS DISTINCT FROM $4)
            AS settings
-FROM (SELECT array_agg(contact_id) AS ids, array_agg(stage_key) AS stages FROM crm.lead_state
+FROM (SELECT array_agg(contact_id) AS ids, array_agg(stage_key) AS stages, array_agg(source_seq) AS seqs,
+             array_agg(source_turn_id) AS marker_turns FROM crm.lead_state
       WHERE organization_id = $1 AND contact_id = ANY({_UUIDS.format('$2')})) AS s,
+     (SELECT array_agg(contact_id) AS ids, array_agg(last_seq) AS last_seqs FROM crm.lead_checkpoint_counters
+      WHERE organization_id = $1 AND contact_id = ANY({_UUIDS.format('$2')})) AS c,
+     (SELECT array_agg(turn_id) AS turns, array_agg(contact_id) AS contacts, array_agg(seq) AS seqs
+      FROM crm.lead_checkpoints WHERE organization_id = $1 AND turn_id = ANY({_TEXTS.format('$5')})) AS k,
      (SELECT array_agg(turn_id) AS turns FROM crm.turn_executions
       WHERE organization_id = $1 AND turn_id = ANY({_TEXTS.format('$3')})) AS e
 """
+# The whole stored states of a few contacts: only when a turn of the batch leaves a stage set by a
+# newer one alone, so its stored response carries the state as it stays.
+_STATES = f"SELECT * FROM crm.lead_state WHERE organization_id = $1 AND contact_id = ANY({_UUIDS.format('$2')})"
 
 # Every row of the batch in one statement: the lead states (the last per contact), the timeline
 # lines, the outcomes on the execution records, the idempotency keys with their responses, and the
@@ -71,13 +82,15 @@ _WRITE = """
 WITH doc AS (SELECT $2::text::jsonb AS d),
 states AS (
     INSERT INTO crm.lead_state
-        (organization_id, contact_id, stage_key, stage_label, reason, source_turn_id, updated_by, updated_at)
+        (organization_id, contact_id, stage_key, stage_label, reason, source_turn_id, updated_by, updated_at,
+         source_seq)
     SELECT $1, (t->>0)::uuid, t->>1, t->>2, t->>3, t->>4, doc.d->'shared'->((t->>5)::integer),
-           CAST($3 AS timestamptz) + (t->>6)::bigint * interval '1 microsecond'
+           CAST($3 AS timestamptz) + (t->>6)::bigint * interval '1 microsecond', (t->>7)::bigint
     FROM doc, jsonb_array_elements(doc.d->'states') AS t
     ON CONFLICT (organization_id, contact_id) DO UPDATE SET
         stage_key = excluded.stage_key, stage_label = excluded.stage_label, reason = excluded.reason,
-        source_turn_id = excluded.source_turn_id, updated_by = excluded.updated_by, updated_at = excluded.updated_at
+        source_turn_id = excluded.source_turn_id, updated_by = excluded.updated_by, updated_at = excluded.updated_at,
+        source_seq = excluded.source_seq
 ),
 activities AS (
     INSERT INTO crm.crm_lead_activities
@@ -135,6 +148,9 @@ class Locked:
 @dataclass
 class Lookups:
     stages: dict[str, str] = field(default_factory=dict)  # contact → its current stage key
+    markers: dict[str, tuple[int | None, str]] = field(default_factory=dict)  # contact → (source_seq, source_turn_id)
+    last_seqs: dict[str, int] = field(default_factory=dict)  # contact → its last seq handed out
+    turn_seqs: dict[str, tuple[str, int]] = field(default_factory=dict)  # source turn → (its contact, its seq)
     executed: set[str] = field(default_factory=set)  # turns with an execution record
     settings_version: int | None = None  # None: the organisation does not exist
     settings: dict[str, Any] | None = None  # only when its version differs from the one the caller holds
@@ -201,14 +217,27 @@ async def lock_contacts(conn: AsyncConnection, org: UUID, *, contacts: list[str]
 
 
 async def lookups(conn: AsyncConnection, org: UUID, *, contacts: list[str], turns: list[str],
-                  settings_version: int | None) -> Lookups:
-    row = await (await driver(conn)).fetchrow(_LOOKUPS, org, js(contacts), js(turns), settings_version)
+                  settings_version: int | None, source_turns: list[str]) -> Lookups:
+    row = await (await driver(conn)).fetchrow(_LOOKUPS, org, js(contacts), js(turns), settings_version,
+                                              js(source_turns))
     found = Lookups(settings_version=row["settings_version"], settings=row["settings"])
     if row["ids"]:
-        found.stages = {str(contact): stage for contact, stage in zip(row["ids"], row["stages"], strict=True)}
+        keys = [str(contact) for contact in row["ids"]]
+        found.stages = dict(zip(keys, row["stages"], strict=True))
+        found.markers = dict(zip(keys, zip(row["seqs"], row["marker_turns"], strict=True), strict=True))
+    if row["counter_ids"]:
+        found.last_seqs = {str(c): seq for c, seq in zip(row["counter_ids"], row["last_seqs"], strict=True)}
+    if row["source_turns"]:
+        found.turn_seqs = {turn: (str(contact), seq) for turn, contact, seq
+                           in zip(row["source_turns"], row["source_contacts"], row["source_seqs"], strict=True)}
     if row["turns"]:
         found.executed = set(row["turns"])
     return found
+
+
+async def states(conn: AsyncConnection, org: UUID, contacts: list[str]) -> dict[str, Any]:
+    """The stored lead states (whole rows) of `contacts`, by canonical contact id."""
+    return {str(row["contact_id"]): row for row in await (await driver(conn)).fetch(_STATES, org, js(contacts))}
 
 
 async def write(conn: AsyncConnection, org: UUID, rows: Rows, now: datetime) -> Written:
