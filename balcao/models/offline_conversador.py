@@ -47,7 +47,7 @@ def planned_calls(turn: Turn, intents: list[str]) -> list[tuple[str, dict[str, A
     for intent in intents:
         if intent in ("book", "availability"):
             calls.append(("check_availability", availability_args(turn, booking_service(turn))))
-        elif intent in ("reschedule", "cancel"):
+        elif intent in ("reschedule", "cancel", "my_appointments"):
             calls.append(("list_my_appointments", {}))
             if intent == "reschedule" and turn.result("list_my_appointments", {}) is not None:
                 appointment = appointment_to_move(turn)

@@ -85,6 +85,15 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\bexpediente\b",
     ),
     "address": (r"\bonde (fica|ficam|e|voces ficam)\b", r"\benderecos?\b", r"\bcomo (eu )?chego\b"),
+    "my_appointments": (
+        r"\b(quais|qual) (sao |e )?(as |os |a |o )?(minhas?|meus?) (consultas?|agendamentos?|compromissos?|sessoes?|"
+        r"horarios?)\b",
+        r"\b(ver|saber|consultar|conferir|confirmar) (as |os |a |o )?(minhas?|meus?) (consultas?|agendamentos?|"
+        r"compromissos?|sessoes?|horarios?)\b",
+        r"\btenho (alguma |algum |uma |um )?(consulta|agendamento|compromisso|sessao|horario) (marcad|agendad)",
+        r"\bquando (e|fica|sera) (a |o )?(minha |meu )?(consulta|sessao|agendamento|compromisso|horario)\b",
+        r"\bque (dia|horas?) (e|fica|sera) (a |o )?(minha |meu )?(consulta|sessao|agendamento|compromisso)\b",
+    ),
     "greeting": (rf"^\s*{GREETING_WORDS}\b",),
 }
 
@@ -99,6 +108,7 @@ CATEGORIA = {
     "price_objection": "objecao_preco",
     "hours": "pede_informacao",
     "address": "pede_informacao",
+    "my_appointments": "pede_informacao",
     "unknown": "pede_informacao",
 }
 
@@ -113,6 +123,7 @@ O_QUE = {
     "price_objection": "achou o valor alto",
     "hours": "quer saber o horário de atendimento",
     "address": "quer saber o endereço",
+    "my_appointments": "quer saber dos seus compromissos marcados",
     "unknown": "fez uma pergunta",
 }
 
@@ -142,6 +153,8 @@ def detect_intents(text: str) -> list[str]:
         return ["opt_out"]  # someone leaving is answered about that and nothing else
     if "reschedule" in found or "cancel" in found:
         found = [i for i in found if i not in ("book", "availability")]
+    if {"reschedule", "cancel", "book"} & set(found) and "my_appointments" in found:
+        found.remove("my_appointments")  # "remarcar a minha consulta" is about moving it: its answer lists it
     if "book" in found and "availability" in found:
         found.remove("availability")
     if "price_objection" in found and "price" in found:

@@ -272,6 +272,40 @@ def _reschedule_piece(turn: Turn) -> Piece:
     return Piece(f"{found}\n{slots.text}", slots.intencoes, slots.promessas)
 
 
+def _my_appointments_piece(turn: Turn) -> Piece:
+    _result, data = _appointments_data(turn)
+    intencao = _intencao(turn, "my_appointments")
+    if data is None or not data.get("agenda_consultada"):
+        return Piece(
+            _say(
+                turn,
+                "Não consegui consultar a sua agenda agora. Pode me perguntar de novo daqui a pouco?",
+                "A sua agenda não abriu para mim agora. Tenta me perguntar de novo em instantes?",
+                "Não consegui ver a sua agenda neste momento. Pode perguntar de novo daqui a pouco?",
+            ),
+            [intencao],
+        )
+    appointments = data.get("compromissos", [])
+    if not appointments:
+        return Piece(
+            _say(
+                turn,
+                "Não encontrei nenhum compromisso ativo e futuro no seu nome. Quer marcar um horário?",
+                "Por aqui não aparece nenhum compromisso futuro no seu nome. Gostaria de marcar um horário?",
+                "Não vejo nenhum compromisso à frente no seu nome. Posso procurar um horário para você?",
+            ),
+            [intencao],
+        )
+    listed = "\n".join(f"- {appointment_line(a)}" for a in appointments)
+    lead = _say(
+        turn,
+        "Estes são os seus compromissos conosco:" if len(appointments) > 1 else "Este é o seu compromisso conosco:",
+        "Na sua agenda com a gente consta:",
+        "Encontrei na sua agenda:",
+    )
+    return Piece(f"{lead}\n{listed}", [intencao])
+
+
 _CONFIRMS = re.compile(r"\b(sim|pode cancelar|pode sim|confirmo|isso mesmo|pode desmarcar)\b")
 
 
@@ -607,6 +641,8 @@ def compose(turn: Turn, intents: list[str]) -> Piece:
             pieces.append(_reschedule_piece(turn))
         elif intent == "cancel":
             pieces.append(_cancel_piece(turn))
+        elif intent == "my_appointments":
+            pieces.append(_my_appointments_piece(turn))
         elif intent == "price":
             pieces.append(_price_piece(turn))
         elif intent == "price_objection":

@@ -413,3 +413,14 @@ async def test_a_kept_promise_is_told_with_the_agenda_as_it_is_now() -> None:
     message = await _proactive("Promessa cumprida: pedir a marcação da limpeza — compromisso marcado", FakeProjection())
     assert message.startswith("Pronto, Maria! O seu pedido foi atendido.")
     assert BOOKED.local_label in message  # the booking itself, from the agenda the turn read
+
+
+async def test_asking_for_ones_appointments_lists_them_from_the_agenda() -> None:
+    turn = await talk("quais são as minhas consultas?")
+    assert turn.reads == ["ListMyAppointments"]
+    assert turn.message.startswith("Este é o seu compromisso conosco:") and BOOKED.local_label in turn.message
+    assert [i.categoria for i in turn.declaracao.intencoes] == [dc.CATEGORIA_PEDE_INFORMACAO]
+    assert not turn.declaracao.promessas
+
+    nothing = await talk("tenho alguma consulta marcada?", projection=FakeProjection(booked=[]))
+    assert nothing.message.startswith("Não encontrei nenhum compromisso ativo e futuro no seu nome.")
