@@ -33,6 +33,7 @@ class PeerFailure(Exception):
         self.peer = peer
         self.method = method
         self.code = code
+        self.details = details  # the peer's own words, without the mesh's names
 
 
 @dataclass

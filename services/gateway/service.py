@@ -69,7 +69,9 @@ class Gateway(gateway_pb2_grpc.GatewayServiceServicer):
                 grpc.StatusCode.NOT_FOUND,
                 grpc.StatusCode.ABORTED,  # an admin edit raced another one: reload and apply again
             ):
-                await context.abort(exc.code, str(exc))
+                # The caller's answer names what was wrong, not which service of the mesh said so.
+                log.info("a peer refused a request", extra={"error": str(exc)})
+                await context.abort(exc.code, exc.details or str(exc))
             log.warning("a peer failed while serving a request", extra={"error": str(exc)})
             await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
         raise AssertionError("unreachable")  # pragma: no cover
