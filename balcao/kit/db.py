@@ -254,6 +254,9 @@ def _upgrade(connection: Connection, service: str, schema: str) -> None:
         command.upgrade(config, "head")
         connection.commit()
     finally:
+        # After a failure the transaction is aborted: end it first, so the unlock runs and the
+        # error raised is the migration's own, not "current transaction is aborted".
+        connection.rollback()
         connection.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK_KEY})
         connection.commit()
 
@@ -266,7 +269,10 @@ def _prepare_cluster(connection: Connection, schema: str) -> None:
             f"THEN CREATE ROLE {APP_ROLE} NOLOGIN; END IF; END $$"
         )
     )
-    connection.execute(sa.text(f"GRANT {APP_ROLE} TO CURRENT_USER"))
+    # The owner's sessions switch to the role (SET ROLE); granted here unless it already is (a role
+    # another owner created can only be granted by someone holding it with ADMIN: a DBA grants it).
+    if not connection.execute(sa.text(f"SELECT pg_has_role(CURRENT_USER, '{APP_ROLE}', 'MEMBER')")).scalar():
+        connection.execute(sa.text(f"GRANT {APP_ROLE} TO CURRENT_USER"))
     connection.execute(sa.text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
     connection.execute(sa.text(f'GRANT USAGE ON SCHEMA "{schema}" TO {APP_ROLE}'))
     connection.execute(
