@@ -21,17 +21,18 @@ from balcao.kit import db
 from tests.support.mesh import RunningMesh
 
 
-@pytest.fixture
-async def owned_database(mesh: RunningMesh) -> AsyncIterator[tuple[str, str]]:
+@pytest.fixture(params=[True], ids=["granted"])
+async def owned_database(mesh: RunningMesh, request: pytest.FixtureRequest) -> AsyncIterator[tuple[str, str]]:
     """(URL as the owner, URL as the superuser) of a new database owned by a new non-superuser."""
     role, name, password = f"owner_{uuid.uuid4().hex[:10]}", f"owned_{uuid.uuid4().hex[:10]}", uuid.uuid4().hex
     admin = create_async_engine(db.to_async_url(mesh.database_url), isolation_level="AUTOCOMMIT")
     async with admin.connect() as conn:
         await conn.execute(sa.text(f"CREATE ROLE {role} LOGIN NOSUPERUSER CREATEROLE PASSWORD '{password}'"))
         await conn.execute(sa.text(f'CREATE DATABASE "{name}" OWNER {role}'))
-        # The mesh's PostgreSQL already has the application role (created by the superuser), so a
-        # DBA grants it to the new owner; on a cluster of its own the owner creates and takes it.
-        await conn.execute(sa.text(f"GRANT {db.APP_ROLE} TO {role}"))
+        if request.param:
+            # The mesh's PostgreSQL already has the application role (created by the superuser), so
+            # a DBA grants it to the new owner; on a cluster of its own the owner creates and takes it.
+            await conn.execute(sa.text(f"GRANT {db.APP_ROLE} TO {role}"))
     server = mesh.database_url.rsplit("/", 1)[0]
     try:
         yield server.replace("postgres@", f"{role}:{password}@") + f"/{name}", f"{server}/{name}"
@@ -81,3 +82,13 @@ async def test_every_schema_migrates_to_head_and_crms_data_migration_rewrites_un
     await superuser.dispose()
     assert version == db.head_revision("crm", "crm")
     assert settings["roles"] == {"conversadorEnabled": True, "operadorEnabled": True}
+
+
+@pytest.mark.parametrize("owned_database", [False], ids=["not_granted"], indirect=True)
+async def test_a_migration_that_cannot_run_says_why(owned_database: tuple[str, str]) -> None:
+    as_owner, _ = owned_database
+    # The role exists, made by someone else, and nobody granted it: the owner may not take it.
+    with pytest.raises(sa.exc.DBAPIError) as failure:
+        await db.migrate(as_owner, "crm", "crm")
+    assert db.APP_ROLE in str(failure.value)  # the migration's own error, named
+    assert "current transaction is aborted" not in str(failure.value)
