@@ -317,6 +317,28 @@ async def crm_read(mesh: RunningMesh) -> tuple[grpc.aio.Channel, crm_read_pb2_gr
     return channel, crm_read_pb2_grpc.CrmReadServiceStub(channel)
 
 
+async def contact(mesh: RunningMesh, org: Org, contact_id: str) -> r.Contact:
+    """The contact as crm holds it."""
+    channel, read = await crm_read(mesh)
+    async with channel:
+        response = await read.GetContact(
+            cr.GetContactRequest(organization_id=org.organization_id, contact_id=contact_id),
+            metadata=metadata(mesh, "gateway"),
+        )
+    return response.contact
+
+
+async def human_cases(mesh: RunningMesh, org: Org, contact_id: str) -> list[r.HumanCase]:
+    """The contact's human cases, as crm lists them."""
+    channel, read = await crm_read(mesh)
+    async with channel:
+        response = await read.ListHumanCases(
+            cr.ListHumanCasesRequest(organization_id=org.organization_id, contact_id=contact_id),
+            metadata=metadata(mesh, "gateway"),
+        )
+    return list(response.cases)
+
+
 async def execution(mesh: RunningMesh, org: Org, turn_id: str) -> r.TurnExecution:
     channel, read = await crm_read(mesh)
     async with channel:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from balcao.crm.v1 import crm_read_pb2 as cr
 from balcao.crm.v1 import crm_resources_pb2 as r
 from balcao.gateway.v1 import gateway_pb2 as gw
 from tests.gateway import support
@@ -19,16 +18,6 @@ from tests.support.mesh import RunningMesh
 HANDOFF = "Certo! Vou chamar alguém da equipe para continuar com você."
 CONFIRMATION = "Pronto, você não vai mais receber mensagens nossas."
 EXPIRED = "Nosso atendimento por aqui está suspenso no momento. Fale com a recepção da clínica."
-
-
-async def _contact(mesh: RunningMesh, org: support.Org, contact_id: str) -> r.Contact:
-    channel, read = await support.crm_read(mesh)
-    async with channel:
-        response = await read.GetContact(
-            cr.GetContactRequest(organization_id=org.organization_id, contact_id=contact_id),
-            metadata=support.metadata(mesh, "gateway"),
-        )
-    return response.contact
 
 
 def _models(scripted: Scripted) -> tuple[int, int]:
@@ -46,13 +35,13 @@ async def test_a_request_for_a_person_hands_off_without_a_model_then_the_agent_i
     assert turn.outcome == gw.TURN_OUTCOME_HANDOFF
     contact = uuid.UUID(turn.contact_id)
     assert len(private.channel.texts_to(contact)) == 1 and HANDOFF in private.channel.texts_to(contact)[0]
-    assert (await _contact(mesh, org, turn.contact_id)).human_in_control
+    assert (await support.contact(mesh, org, turn.contact_id)).human_in_control
     record = await support.execution(mesh, org, turn.turn_id)
     assert (record.route.reason, record.route.used_model) == ("handoff_phrase", False)
     assert record.drafts[0].review.verdict == "approved" and record.drafts[0].review.gates  # Segurança saw it
     assert not record.usage
 
-    phone_again = await _contact(mesh, org, turn.contact_id)
+    phone_again = await support.contact(mesh, org, turn.contact_id)
     later = await private_client.say(org, phone_again.phone_e164, "alguém aí?")
     assert later.outcome == gw.TURN_OUTCOME_SILENT and not later.reply_parts
     assert len(private.channel.texts_to(contact)) == 1
@@ -68,20 +57,15 @@ async def test_pare_while_a_person_holds_the_conversation_is_recorded_and_the_pe
     before = _models(scripted)
     handed = await private_client.say(org, support.new_phone(), "me passa para um humano")
     contact = uuid.UUID(handed.contact_id)
-    phone = (await _contact(mesh, org, handed.contact_id)).phone_e164
+    phone = (await support.contact(mesh, org, handed.contact_id)).phone_e164
 
     stop = await private_client.say(org, phone, "não quero mais receber mensagens")
 
     assert stop.outcome == gw.TURN_OUTCOME_SILENT and not stop.reply_parts
     assert len(private.channel.texts_to(contact)) == 1  # the hand-off message only: the agent stays silent
-    recorded = await _contact(mesh, org, handed.contact_id)
+    recorded = await support.contact(mesh, org, handed.contact_id)
     assert recorded.opted_out and recorded.human_in_control
-    channel, read = await support.crm_read(mesh)
-    async with channel:
-        cases = (await read.ListHumanCases(
-            cr.ListHumanCasesRequest(organization_id=org.organization_id, contact_id=handed.contact_id),
-            metadata=support.metadata(mesh, "gateway"),
-        )).cases
+    cases = await support.human_cases(mesh, org, handed.contact_id)
     assert len(cases) == 1  # the hand-off's case, told, not a second one
     assert "não receber mais mensagens" in cases[0].updates[-1].text
     assert "não quero mais receber mensagens" in cases[0].updates[-1].text
@@ -107,7 +91,7 @@ async def test_pare_is_confirmed_once_and_then_nothing_more_is_sent(
     assert (again.outcome, hello.outcome) == (gw.TURN_OUTCOME_SILENT, gw.TURN_OUTCOME_SILENT)
     sent = private.channel.texts_to(uuid.UUID(first.contact_id))
     assert len(sent) == 1 and CONFIRMATION in sent[0]
-    assert (await _contact(mesh, org, first.contact_id)).opted_out
+    assert (await support.contact(mesh, org, first.contact_id)).opted_out
     assert _models(scripted) == before
 
 

@@ -21,26 +21,6 @@ async def _switch(client: support.Client, org: support.Org, enabled: bool) -> gw
     )
 
 
-async def _cases(mesh: RunningMesh, org: support.Org, contact_id: str) -> list[r.HumanCase]:
-    channel, read = await support.crm_read(mesh)
-    async with channel:
-        response = await read.ListHumanCases(
-            cr.ListHumanCasesRequest(organization_id=org.organization_id, contact_id=contact_id),
-            metadata=support.metadata(mesh, "gateway"),
-        )
-    return list(response.cases)
-
-
-async def _contact(mesh: RunningMesh, org: support.Org, contact_id: str) -> r.Contact:
-    channel, read = await support.crm_read(mesh)
-    async with channel:
-        response = await read.GetContact(
-            cr.GetContactRequest(organization_id=org.organization_id, contact_id=contact_id),
-            metadata=support.metadata(mesh, "gateway"),
-        )
-    return response.contact
-
-
 async def test_off_every_message_goes_to_one_case_without_a_model_and_on_again_the_agent_answers(
     mesh: RunningMesh, scripted: Scripted, private: support.PrivateGateway, private_client: support.Client
 ) -> None:
@@ -59,13 +39,13 @@ async def test_off_every_message_goes_to_one_case_without_a_model_and_on_again_t
         assert (turn.status, turn.outcome, list(turn.reply_parts)) == (gw.TURN_STATUS_DONE, gw.TURN_OUTCOME_HANDOFF, [])
     assert private.channel.texts_to(contact) == []
     assert scripted.model.calls_for(name) == []
-    cases = await _cases(mesh, org, first.contact_id)
+    cases = await support.human_cases(mesh, org, first.contact_id)
     assert len(cases) == 1  # the second message joined the case the first one opened
     case = cases[0]
     assert case.status == r.HUMAN_CASE_STATUS_OPEN and case.reason == r.HUMAN_CASE_REASON_OTHER
     assert "vocês abrem no feriado de sexta?" in case.summary
     assert [u.text for u in case.updates] == ["Nova mensagem do cliente: preciso remarcar minha consulta"]
-    assert not (await _contact(mesh, org, first.contact_id)).human_in_control  # the assistant may come back
+    assert not (await support.contact(mesh, org, first.contact_id)).human_in_control  # the assistant may come back
     record = await support.execution(mesh, org, second.turn_id)
     assert record.route.reason == "conversador_off" and not record.usage and not record.drafts
     assert [m.text for m in record.inbound] == ["preciso remarcar minha consulta"]  # each message handled once
@@ -78,7 +58,7 @@ async def test_off_every_message_goes_to_one_case_without_a_model_and_on_again_t
     sent = private.channel.texts_to(contact)
     assert len(sent) == 1 and sent[0].endswith("Recebi: oi, alguém aí?")
     assert scripted.model.calls_for(name)
-    assert len(await _cases(mesh, org, first.contact_id)) == 1 and len(case.updates) == 1
+    assert len(await support.human_cases(mesh, org, first.contact_id)) == 1 and len(case.updates) == 1
 
 
 async def test_off_a_request_for_a_person_is_held_by_the_person_after_switching_back_on(
@@ -93,9 +73,9 @@ async def test_off_a_request_for_a_person_is_held_by_the_person_after_switching_
     asked = await private_client.say(org, phone, "quero falar com um atendente")
 
     assert asked.outcome == gw.TURN_OUTCOME_HANDOFF and not asked.reply_parts
-    cases = await _cases(mesh, org, hello.contact_id)
+    cases = await support.human_cases(mesh, org, hello.contact_id)
     assert len(cases) == 1 and "quero falar com um atendente" in cases[0].updates[-1].text
-    assert (await _contact(mesh, org, hello.contact_id)).human_in_control
+    assert (await support.contact(mesh, org, hello.contact_id)).human_in_control
     record = await support.execution(mesh, org, asked.turn_id)
     assert (record.route.reason, record.route.used_model) == ("handoff_phrase", False)
 
@@ -119,11 +99,11 @@ async def test_off_an_opt_out_is_recorded_and_confirmed_once_and_opens_no_case(
     again = await private_client.say(org, phone, "pare de mandar")
 
     assert stop.outcome == gw.TURN_OUTCOME_OPT_OUT_CONFIRMED
-    assert (await _contact(mesh, org, stop.contact_id)).opted_out
+    assert (await support.contact(mesh, org, stop.contact_id)).opted_out
     sent = private.channel.texts_to(uuid.UUID(stop.contact_id))
     assert len(sent) == 1 and "você não vai mais receber mensagens nossas" in sent[0]  # the confirmation, once
     assert again.outcome == gw.TURN_OUTCOME_SILENT
-    assert await _cases(mesh, org, stop.contact_id) == []
+    assert await support.human_cases(mesh, org, stop.contact_id) == []
     assert scripted.model.calls_for(name) == []
 
 
@@ -150,13 +130,13 @@ async def test_off_proactive_turns_send_nothing_and_news_the_customer_waits_for_
 
     nudge = await proactive(gw.TRIGGER_KIND_SCHEDULED, "lembrar o cliente da avaliação", "off-nudge")
     assert (nudge.outcome, list(nudge.reply_parts)) == (gw.TURN_OUTCOME_SILENT, [])
-    assert await _cases(mesh, org, hello.contact_id) == []
+    assert await support.human_cases(mesh, org, hello.contact_id) == []
 
     news = await proactive(
         gw.TRIGGER_KIND_OBLIGATION_FULFILLED, "a consulta foi confirmada para quinta às 10h", "off-news"
     )
     assert (news.outcome, list(news.reply_parts)) == (gw.TURN_OUTCOME_SILENT, [])
-    cases = await _cases(mesh, org, hello.contact_id)
+    cases = await support.human_cases(mesh, org, hello.contact_id)
     assert len(cases) == 1 and "a consulta foi confirmada para quinta às 10h" in cases[0].summary
     sent = private.channel.texts_to(uuid.UUID(hello.contact_id))
     assert len(sent) == 1 and sent[0].endswith("Recebi: oi")  # only the answer given while on
@@ -186,7 +166,7 @@ async def test_the_mesh_gateway_switches_the_conversador_and_lists_its_state(
 
     turn = await client.say(org, support.new_phone(), "tem horário amanhã?")
     assert turn.outcome == gw.TURN_OUTCOME_HANDOFF and not turn.reply_parts
-    assert len(await _cases(mesh, org, turn.contact_id)) == 1
+    assert len(await support.human_cases(mesh, org, turn.contact_id)) == 1
 
     await _switch(client, org, True)
     assert (await listed())["conversador"] == (True, True)

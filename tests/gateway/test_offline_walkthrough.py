@@ -12,7 +12,6 @@ import os
 
 import pytest
 
-from balcao.crm.v1 import crm_read_pb2 as cr
 from balcao.crm.v1 import crm_resources_pb2 as r
 from balcao.gateway.v1 import gateway_pb2 as gw
 from services.seguranca.gates.repetition import THRESHOLD, jaccard, tokens
@@ -36,16 +35,6 @@ async def _business(mesh: RunningMesh, prefix: str) -> support.Org:
         ),
     )
     return await support.create_org(mesh, name=support.org_name(prefix), settings=settings)
-
-
-async def _cases(mesh: RunningMesh, org: support.Org, contact_id: str) -> list[r.HumanCase]:
-    channel, read = await support.crm_read(mesh)
-    async with channel:
-        response = await read.ListHumanCases(
-            cr.ListHumanCasesRequest(organization_id=org.organization_id, contact_id=contact_id),
-            metadata=support.metadata(mesh, "gateway"),
-        )
-    return list(response.cases)
 
 
 def _text(turn: gw.TurnResult) -> str:
@@ -77,7 +66,7 @@ async def test_customers_asking_the_same_question_each_get_the_facts_in_other_wo
         assert turn.outcome == gw.TURN_OUTCOME_REPLIED, text
         assert HOURS in text  # the owner's own words, each time
         assert "equipe" not in text  # no holding reply, nobody handed over
-        assert await _cases(mesh, org, turn.contact_id) == []
+        assert await support.human_cases(mesh, org, turn.contact_id) == []
     for i, text in enumerate(texts):
         for earlier in texts[:i]:
             assert jaccard(tokens(text), tokens(earlier)) < THRESHOLD
@@ -94,7 +83,7 @@ async def test_customers_asking_for_free_times_each_get_the_list_and_it_is_unclu
     texts = [_text(t) for t in turns]
     for turn, text in zip(turns, texts, strict=True):
         assert turn.outcome == gw.TURN_OUTCOME_REPLIED, text
-        assert await _cases(mesh, org, turn.contact_id) == []
+        assert await support.human_cases(mesh, org, turn.contact_id) == []
         slots = [line for line in text.splitlines() if line.startswith("- ")]
         assert slots, text
         # Both professionals free at each time, on one line; each time once; the zone said once.

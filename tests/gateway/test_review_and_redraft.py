@@ -14,7 +14,6 @@ from typing import Any
 
 import grpc
 
-from balcao.crm.v1 import crm_read_pb2 as cr
 from balcao.crm.v1 import crm_resources_pb2 as r
 from balcao.gateway.v1 import gateway_pb2 as gw
 from balcao.seguranca.v1 import seguranca_pb2 as sg
@@ -30,16 +29,6 @@ UNAUTHORISED = "A consulta custa só R$ 50,00 à vista."
 
 def _settings() -> r.OrganizationSettings:
     return r.OrganizationSettings(reply_catalog={"holding_reply": HOLDING})
-
-
-async def _open_cases(mesh: RunningMesh, org: support.Org, contact_id: str) -> list[r.HumanCase]:
-    channel, read = await support.crm_read(mesh)
-    async with channel:
-        response = await read.ListHumanCases(
-            cr.ListHumanCasesRequest(organization_id=org.organization_id, contact_id=contact_id),
-            metadata=support.metadata(mesh, "gateway"),
-        )
-    return list(response.cases)
 
 
 async def test_three_vetoes_send_the_reviewed_holding_reply_and_open_a_human_case(
@@ -59,7 +48,7 @@ async def test_three_vetoes_send_the_reviewed_holding_reply_and_open_a_human_cas
     assert len(sent) == 1 and HOLDING in sent[0] and "R$ 50" not in sent[0]
     kinds = [c.kind for c in scripted.model.calls_for(name) if c.kind != "closing"]
     assert kinds == ["draft", "revision", "revision"]
-    cases = await _open_cases(mesh, org, turn.contact_id)
+    cases = await support.human_cases(mesh, org, turn.contact_id)
     assert [c.reason for c in cases] == [r.HUMAN_CASE_REASON_REVIEW_EXHAUSTED]
     record = await support.execution(mesh, org, turn.turn_id)
     holding = record.drafts[-1]
@@ -153,7 +142,7 @@ async def test_a_draft_that_never_validates_ends_in_the_holding_reply_not_silenc
     assert len(sent) == 1 and HOLDING in sent[0]
     drafts = [c for c in scripted.model.calls_for(name) if c.kind == "draft"]
     assert len(drafts) == private.settings.turn_max_attempts  # every attempt tried, then the holding reply
-    cases = await _open_cases(mesh, org, turn.contact_id)
+    cases = await support.human_cases(mesh, org, turn.contact_id)
     assert [c.reason for c in cases] == [r.HUMAN_CASE_REASON_REVIEW_EXHAUSTED]
 
 
